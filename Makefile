@@ -1,0 +1,43 @@
+# Floe's entry points. `make demo` and `make test` work on a fresh machine: both run
+# `make deps` first, which installs whatever is missing (cached under .deps/).
+JOBS ?= 2
+ASAN_DIR := build/asan
+RELEASE_DIR := build/release
+CMAKE_COMMON := -G Ninja -DFLOE_WERROR=ON
+
+.PHONY: all deps build build-release test unit integration demo bench clean
+
+all: build
+
+deps:
+	@scripts/deps.sh
+
+# Debug + AddressSanitizer/UBSan: what the tests run against.
+$(ASAN_DIR)/build.ninja:
+	cmake -S . -B $(ASAN_DIR) $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=Debug -DFLOE_SANITIZE=ON
+
+build: deps $(ASAN_DIR)/build.ninja
+	ninja -C $(ASAN_DIR) -j$(JOBS)
+
+# Optimized build: what the demo and the benchmarks run.
+$(RELEASE_DIR)/build.ninja:
+	cmake -S . -B $(RELEASE_DIR) $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=Release
+
+build-release: deps $(RELEASE_DIR)/build.ninja
+	ninja -C $(RELEASE_DIR) -j$(JOBS)
+
+# Every unit and integration test, one summary at the end, non-zero exit on any failure.
+test: build
+	@scripts/run-tests.sh $(ASAN_DIR)
+
+unit: build
+	@scripts/run-tests.sh $(ASAN_DIR) unit
+
+integration: build
+	@scripts/run-tests.sh $(ASAN_DIR) integration
+
+demo: build-release
+	@scripts/demo.sh $(RELEASE_DIR)
+
+clean:
+	rm -rf build

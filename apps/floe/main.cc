@@ -1,0 +1,30 @@
+// The `floe` command line. Each subcommand lives in its own file; this wires them up.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "floe/core/logging.h"
+#include "floe/core/version.h"
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"Floe: materialize Kafka topics as Apache Iceberg and Delta Lake tables, exactly once."};
+  app.set_version_flag("--version", std::string("floe ") + floe::kVersion + " (Arrow " + floe::kArrowVersion + ")");
+  app.require_subcommand(1);
+  std::string log_level = "info";
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off")->capture_default_str();
+
+  floe::cli::RunOptions run;
+  floe::cli::AddRunCommand(app, run);
+  floe::cli::ValidateOptions validate;
+  floe::cli::AddValidateCommand(app, validate);
+
+  CLI11_PARSE(app, argc, argv);
+  if (auto st = floe::InitLogging(log_level); !st.ok()) {
+    std::cerr << "floe: " << st.message() << "\n";
+    return 2;
+  }
+  if (app.got_subcommand("run")) return floe::cli::Run(run);
+  if (app.got_subcommand("validate")) return floe::cli::Validate(validate);
+  return 2;
+}

@@ -1,0 +1,29 @@
+#include <iostream>
+
+#include "commands.h"
+#include "floe/core/config.h"
+
+namespace floe::cli {
+
+void AddValidateCommand(CLI::App& app, ValidateOptions& options) {
+  auto* cmd = app.add_subcommand("validate", "Check a floe.yaml and report every problem with its line");
+  cmd->add_option("-c,--config", options.config_path, "Path to floe.yaml")->required();
+}
+
+int Validate(const ValidateOptions& options) {
+  auto config = LoadConfigFile(options.config_path);
+  if (!config.ok()) {
+    std::cerr << config.status().message() << "\n";
+    return 1;
+  }
+  std::cout << options.config_path << ": OK (" << config->topics.size() << " topic entr"
+            << (config->topics.size() == 1 ? "y" : "ies") << ")\n";
+  for (const auto& t : config->topics) {
+    std::cout << "  " << (t.name.empty() ? "pattern " + t.pattern : t.name) << " -> "
+              << (t.table.empty() ? "<namespace>.<topic>" : t.table) << " (value: " << PayloadFormatName(t.value)
+              << ", key: " << PayloadFormatName(t.key) << ")\n";
+  }
+  return 0;
+}
+
+}  // namespace floe::cli

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Installs everything Floe needs to build, test and run its demo. Idempotent: each step
+# checks what is already there, so a warm run takes a few seconds. Everything that is not
+# a Debian package is cached under the repo's git-ignored .deps/.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DEPS="$ROOT/.deps"
+mkdir -p "$DEPS"
+
+# --- Debian packages -------------------------------------------------------------------
+APT_PACKAGES=(
+  build-essential cmake ninja-build pkg-config git
+  librdkafka-dev libprotobuf-dev libprotoc-dev protobuf-compiler
+  libsimdjson-dev nlohmann-json3-dev libcurl4-openssl-dev libssl-dev
+  libsqlite3-dev libpq-dev postgresql libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev
+  libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  openjdk-17-jre-headless maven python3-venv
+)
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "deps: installing Debian packages: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  echo "deps: Debian packages present"
+fi
+
+# --- Python virtualenv with the independent readers and the Confluent serializers ------
+# The stamp holds a hash of the requirements, so editing them re-syncs the venv.
+VENV="$DEPS/venv"
+REQ="$ROOT/tests/requirements.txt"
+want="$(sha256sum "$REQ" | cut -d' ' -f1)"
+if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$VENV/.stamp" 2>/dev/null)" != "$want" ]; then
+  echo "deps: building Python venv at .deps/venv"
+  [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q --upgrade pip
+  "$VENV/bin/pip" install -q -r "$REQ"
+  echo "$want" > "$VENV/.stamp"
+else
+  echo "deps: Python venv up to date"
+fi
+
+# --- Arrow + Parquet C++ from the pinned pyarrow wheel -------------------------------
+# Debian ships no Arrow C++; the pyarrow wheel carries the C++ libraries and headers.
+# We expose them under .deps/arrow with the unversioned and SONAME link names that a
+# normal install has, so CMake and the runtime linker treat them like one.
+"$ROOT/scripts/arrow-from-wheel.sh" "$VENV/bin/python" "$DEPS/arrow"
+
+# --- Apache Kafka broker jars (Maven Central) ----------------------------------------
+"$ROOT/scripts/kafka/install.sh"

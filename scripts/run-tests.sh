@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs the GoogleTest unit tests (ctest) and the pytest integration tests against one build
+# directory, then prints one summary. Usage: run-tests.sh BUILD_DIR [unit|integration|all]
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="$(cd "$1" && pwd)"; WHAT="${2:-all}"
+REPORTS="$BUILD/test-reports"; rm -rf "$REPORTS"; mkdir -p "$REPORTS"
+# Sanitizer settings for every Floe process the tests start: fail hard on UB, report leaks.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_error=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$ROOT/tests/lsan.supp:print_suppressions=0}"
+export FLOE_BUILD_DIR="$BUILD"
+status=0
+if [ "$WHAT" = all ] || [ "$WHAT" = unit ]; then
+  echo "== unit tests (ctest, $BUILD)"
+  ctest --test-dir "$BUILD" --output-on-failure -j2 --output-junit "$REPORTS/unit.xml" || status=1
+fi
+if [ "$WHAT" = all ] || [ "$WHAT" = integration ]; then
+  echo "== integration tests (pytest)"
+  "$ROOT/.deps/venv/bin/python" -m pytest "$ROOT/tests/integration" -q -p no:cacheprovider \
+      --junitxml="$REPORTS/integration.xml" || status=1
+fi
+"$ROOT/.deps/venv/bin/python" "$ROOT/scripts/test-summary.py" "$REPORTS"/*.xml || status=1
+exit $status

@@ -1,0 +1,57 @@
+#pragma once
+// Writes Arrow record batches as one Parquet file. Field-id metadata on the Arrow schema
+// (PARQUET:field_id) is carried into the Parquet schema, which is how Iceberg and Delta
+// (column mapping mode id) resolve columns after renames.
+#include <arrow/io/interfaces.h>
+#include <arrow/record_batch.h>
+#include <arrow/type_fwd.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "floe/core/result.h"
+
+namespace parquet {
+class FileMetaData;
+namespace arrow {
+class FileWriter;
+}  // namespace arrow
+}  // namespace parquet
+
+namespace floe::columnar {
+
+enum class Compression { kZstd, kSnappy, kNone };
+
+struct ParquetOptions {
+  Compression compression = Compression::kZstd;
+  int compression_level = 3;  // zstd: 3 is its own default, a good speed/size balance
+  std::int64_t max_row_group_rows = 1 << 20;
+  bool dictionary = true;
+};
+
+struct WrittenFile {
+  std::int64_t rows = 0;
+  std::int64_t bytes = 0;
+  std::shared_ptr<parquet::FileMetaData> metadata;  // footer: row groups and column statistics
+};
+
+class ParquetFileWriter {
+ public:
+  static Result<std::unique_ptr<ParquetFileWriter>> Open(std::shared_ptr<arrow::io::OutputStream> sink,
+                                                         std::shared_ptr<arrow::Schema> schema,
+                                                         const ParquetOptions& options = {});
+  ~ParquetFileWriter();
+
+  Status Write(const arrow::RecordBatch& batch);
+  // Writes the footer and closes the sink. The file is complete only after this returns OK.
+  Result<WrittenFile> Close();
+
+ private:
+  ParquetFileWriter(std::shared_ptr<arrow::io::OutputStream> sink, std::unique_ptr<parquet::arrow::FileWriter> writer);
+  std::shared_ptr<arrow::io::OutputStream> sink_;
+  std::unique_ptr<parquet::arrow::FileWriter> writer_;
+  std::int64_t rows_ = 0;
+};
+
+}  // namespace floe::columnar

@@ -1,0 +1,412 @@
+#include "floe/core/config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <utility>
+
+#include "floe/core/edit_distance.h"
+#include "floe/core/units.h"
+
+namespace floe {
+
+std::string_view PayloadFormatName(PayloadFormat f) {
+  switch (f) {
+    case PayloadFormat::kAvro: return "avro";
+    case PayloadFormat::kProtobuf: return "protobuf";
+    case PayloadFormat::kJsonSchema: return "json_schema";
+    case PayloadFormat::kJson: return "json";
+    case PayloadFormat::kString: return "string";
+    case PayloadFormat::kBytes: return "bytes";
+  }
+  return "?";
+}
+
+bool UsesSchemaRegistry(PayloadFormat f) {
+  return f == PayloadFormat::kAvro || f == PayloadFormat::kProtobuf || f == PayloadFormat::kJsonSchema;
+}
+
+std::string SanitizeTableName(std::string_view topic) {
+  std::string out;
+  out.reserve(topic.size());
+  for (char c : topic) {
+    char l = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    bool keep = (l >= 'a' && l <= 'z') || (l >= '0' && l <= '9') || l == '_';
+    out.push_back(keep ? l : '_');
+  }
+  return out;
+}
+
+namespace {
+
+// Collects every problem with its position; the loader goes on after an error so that one
+// `floe validate` run reports them all.
+class ConfigReader {
+ public:
+  explicit ConfigReader(std::string source) : source_(std::move(source)) {}
+
+  void Error(const YAML::Node& at, const std::string& key, const std::string& message) {
+    std::ostringstream line;
+    line << source_;
+    const YAML::Mark mark = at.Mark();
+    if (mark.line >= 0) line << ":" << (mark.line + 1) << ":" << (mark.column + 1);
+    line << ": " << (key.empty() ? "" : key + ": ") << message;
+    errors_.push_back(line.str());
+  }
+  void ErrorAtMark(const YAML::Mark& mark, const std::string& message) {
+    std::ostringstream line;
+    line << source_ << ":" << (mark.line + 1) << ":" << (mark.column + 1) << ": " << message;
+    errors_.push_back(line.str());
+  }
+
+  // Checks that `node` is a mapping whose keys are all in `allowed`; reports the others
+  // with a did-you-mean suggestion. Returns false when `node` is not a mapping.
+  bool ExpectMap(const YAML::Node& node, const std::string& path, const std::vector<std::string>& allowed) {
+    if (!node.IsMap()) {
+      Error(node, path, "expected a mapping of keys to values, got " + KindName(node));
+      return false;
+    }
+    for (const auto& kv : node) {
+      const std::string key = kv.first.Scalar();
+      if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+      std::string message = "unknown key";
+      if (auto best = ClosestMatch(key, allowed)) message += " (did you mean '" + *best + "'?)";
+      else message += " (allowed: " + Join(allowed) + ")";
+      Error(kv.first, Join(path, key), message);
+    }
+    return true;
+  }
+
+  // A scalar string; `required` reports its absence.
+  std::optional<std::string> String(const YAML::Node& parent, const std::string& path, const char* key,
+                                    bool required = false) {
+    const YAML::Node node = parent[key];
+    const std::string full = Join(path, key);
+    if (!node.IsDefined() || node.IsNull()) {
+      if (required) Error(parent, full, "required value is missing");
+      return std::nullopt;
+    }
+    if (!node.IsScalar()) {
+      Error(node, full, "expected a string, got " + KindName(node));
+      return std::nullopt;
+    }
+    return node.Scalar();
+  }
+
+  template <typename T>
+  void Assign(const YAML::Node& parent, const std::string& path, const char* key, T& out, bool required = false) {
+    if (auto v = String(parent, path, key, required)) out = *v;
+  }
+
+  // A scalar parsed by `parse` (durations, sizes); errors carry the parse message.
+  template <typename T, typename Parse>
+  std::optional<T> Parsed(const YAML::Node& parent, const std::string& path, const char* key, Parse parse) {
+    auto text = String(parent, path, key);
+    if (!text) return std::nullopt;
+    auto parsed = parse(*text);
+    if (!parsed.ok()) {
+      Error(parent[key], Join(path, key), parsed.status().message());
+      return std::nullopt;
+    }
+    return *parsed;
+  }
+
+  // One of a fixed set of words, mapped to an enum.
+  template <typename E>
+  std::optional<E> Choice(const YAML::Node& parent, const std::string& path, const char* key,
+                          const std::vector<std::pair<std::string, E>>& choices) {
+    auto text = String(parent, path, key);
+    if (!text) return std::nullopt;
+    std::vector<std::string> names;
+    for (const auto& [name, value] : choices) {
+      if (name == *text) return value;
+      names.push_back(name);
+    }
+    std::string message = "'" + *text + "' is not one of: " + Join(names);
+    if (auto best = ClosestMatch(*text, names)) message += " (did you mean '" + *best + "'?)";
+    Error(parent[key], Join(path, key), message);
+    return std::nullopt;
+  }
+
+  std::optional<std::vector<std::string>> StringList(const YAML::Node& parent, const std::string& path,
+                                                     const char* key) {
+    const YAML::Node node = parent[key];
+    if (!node.IsDefined() || node.IsNull()) return std::nullopt;
+    const std::string full = Join(path, key);
+    if (!node.IsSequence()) {
+      Error(node, full, "expected a list, got " + KindName(node));
+      return std::nullopt;
+    }
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      if (!node[i].IsScalar()) {
+        Error(node[i], full + "[" + std::to_string(i) + "]", "expected a string, got " + KindName(node[i]));
+        continue;
+      }
+      out.push_back(node[i].Scalar());
+    }
+    return out;
+  }
+
+  static std::string Join(const std::string& path, const std::string& key) {
+    return path.empty() ? key : path + "." + key;
+  }
+  static std::string Join(const std::vector<std::string>& words) {
+    std::string out;
+    for (const auto& w : words) out += (out.empty() ? "" : ", ") + w;
+    return out;
+  }
+  static std::string KindName(const YAML::Node& node) {
+    switch (node.Type()) {
+      case YAML::NodeType::Map: return "a mapping";
+      case YAML::NodeType::Sequence: return "a list";
+      case YAML::NodeType::Scalar: return "'" + node.Scalar() + "'";
+      case YAML::NodeType::Null: return "nothing";
+      default: return "an undefined value";
+    }
+  }
+
+  const std::vector<std::string>& errors() const { return errors_; }
+
+ private:
+  std::string source_;
+  std::vector<std::string> errors_;
+};
+
+const std::vector<std::pair<std::string, PayloadFormat>> kPayloadFormats = {
+    {"avro", PayloadFormat::kAvro},   {"protobuf", PayloadFormat::kProtobuf},
+    {"json_schema", PayloadFormat::kJsonSchema}, {"json", PayloadFormat::kJson},
+    {"string", PayloadFormat::kString}, {"bytes", PayloadFormat::kBytes}};
+const std::vector<std::pair<std::string, ErrorMode>> kErrorModes = {
+    {"suspend", ErrorMode::kSuspend}, {"skip", ErrorMode::kSkip}, {"dlq", ErrorMode::kDlq}};
+const std::vector<std::pair<std::string, SystemColumns>> kSystemColumns = {
+    {"nested", SystemColumns::kNested}, {"tableflow", SystemColumns::kTableflow}};
+const std::vector<std::pair<std::string, TableFormat>> kTableFormats = {
+    {"iceberg", TableFormat::kIceberg}, {"delta", TableFormat::kDelta}};
+const std::vector<std::pair<std::string, CatalogType>> kCatalogTypes = {
+    {"builtin", CatalogType::kBuiltin}, {"rest", CatalogType::kRest}};
+
+// "identity"-style column references and Iceberg transforms: col, day(col), bucket[16](col).
+bool IsPartitionExpression(const std::string& text) {
+  static const std::regex kExpr(
+      R"(^([A-Za-z_][A-Za-z0-9_.$-]*|(identity|year|month|day|hour|void)\([A-Za-z_][A-Za-z0-9_.$-]*\)|(bucket|truncate)\[[1-9][0-9]*\]\([A-Za-z_][A-Za-z0-9_.$-]*\))$)");
+  return std::regex_match(text, kExpr);
+}
+
+// Listen addresses are host:port; anything else would fail much later, at bind time.
+bool IsHostPort(const std::string& text) {
+  static const std::regex kHostPort(R"(^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):([0-9]{1,5})$)");
+  std::smatch m;
+  return std::regex_match(text, m, kHostPort) && std::stoi(m[2].str()) <= 65535;
+}
+
+std::optional<std::vector<TableFormat>> ReadFormats(ConfigReader& r, const YAML::Node& parent,
+                                                    const std::string& path) {
+  auto list = r.StringList(parent, path, "formats");
+  if (!list) return std::nullopt;
+  std::vector<TableFormat> out;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    bool found = false;
+    for (const auto& [name, f] : kTableFormats) {
+      if (name == (*list)[i]) {
+        if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
+        found = true;
+      }
+    }
+    if (!found) r.Error(parent["formats"][i], path + ".formats", "'" + (*list)[i] + "' is not one of: iceberg, delta");
+  }
+  if (list->empty()) r.Error(parent["formats"], path + ".formats", "at least one table format is required");
+  return out;
+}
+
+void ReadDefaults(ConfigReader& r, const YAML::Node& node, TopicDefaults& d) {
+  if (!node.IsDefined() || node.IsNull()) return;
+  if (!r.ExpectMap(node, "defaults", {"namespace", "commit_interval", "target_file_size", "error_mode",
+                                      "system_columns", "formats"}))
+    return;
+  r.Assign(node, "defaults", "namespace", d.namespace_name);
+  if (auto v = r.Parsed<std::chrono::milliseconds>(node, "defaults", "commit_interval", ParseDuration)) d.commit_interval = *v;
+  if (auto v = r.Parsed<std::int64_t>(node, "defaults", "target_file_size", ParseByteSize)) d.target_file_size = *v;
+  if (auto v = r.Choice(node, "defaults", "error_mode", kErrorModes)) d.error_mode = *v;
+  if (auto v = r.Choice(node, "defaults", "system_columns", kSystemColumns)) d.system_columns = *v;
+  if (auto v = ReadFormats(r, node, "defaults")) d.formats = *v;
+}
+
+void ReadTopic(ConfigReader& r, const YAML::Node& node, const std::string& path, const TopicDefaults& d,
+               TopicConfig& t) {
+  t.commit_interval = d.commit_interval;
+  t.target_file_size = d.target_file_size;
+  t.error_mode = d.error_mode;
+  t.system_columns = d.system_columns;
+  t.formats = d.formats;
+  if (!r.ExpectMap(node, path, {"name", "pattern", "table", "value", "key", "partition_by", "dlq_topic",
+                                "commit_interval", "target_file_size", "error_mode", "system_columns", "formats"}))
+    return;
+  r.Assign(node, path, "name", t.name);
+  r.Assign(node, path, "pattern", t.pattern);
+  if (t.name.empty() == t.pattern.empty()) {
+    r.Error(node, path, "give exactly one of 'name' (a topic) or 'pattern' (a regex over topic names)");
+  }
+  if (!t.pattern.empty()) {
+    try {
+      std::regex check(t.pattern, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      r.Error(node["pattern"], path + ".pattern", std::string("not a valid regular expression: ") + e.what());
+    }
+  }
+  r.Assign(node, path, "table", t.table);
+  if (!t.table.empty() && t.table.find('.') == std::string::npos) t.table = d.namespace_name + "." + t.table;
+  if (t.table.empty() && !t.name.empty()) t.table = d.namespace_name + "." + SanitizeTableName(t.name);
+  if (auto v = r.Choice(node, path, "value", kPayloadFormats)) t.value = *v;
+  if (auto v = r.Choice(node, path, "key", kPayloadFormats)) t.key = *v;
+  if (auto v = r.StringList(node, path, "partition_by")) {
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      if (!IsPartitionExpression((*v)[i])) {
+        r.Error(node["partition_by"][i], path + ".partition_by",
+                "'" + (*v)[i] + "' is not a column or a transform such as day(col), bucket[16](col), truncate[4](col)");
+      }
+    }
+    t.partition_by = *v;
+  }
+  r.Assign(node, path, "dlq_topic", t.dlq_topic);
+  if (auto v = r.Parsed<std::chrono::milliseconds>(node, path, "commit_interval", ParseDuration)) t.commit_interval = *v;
+  if (auto v = r.Parsed<std::int64_t>(node, path, "target_file_size", ParseByteSize)) t.target_file_size = *v;
+  if (auto v = r.Choice(node, path, "error_mode", kErrorModes)) t.error_mode = *v;
+  if (auto v = r.Choice(node, path, "system_columns", kSystemColumns)) t.system_columns = *v;
+  if (auto v = ReadFormats(r, node, path)) t.formats = *v;
+  if (t.error_mode == ErrorMode::kDlq && t.dlq_topic.empty()) {
+    r.Error(node, path, "error_mode is 'dlq' but no dlq_topic is set");
+  }
+  if (t.commit_interval.count() <= 0) r.Error(node, path + ".commit_interval", "must be greater than 0");
+  if (t.target_file_size < (1 << 20)) r.Error(node, path + ".target_file_size", "must be at least 1MiB");
+}
+
+FloeConfig ReadConfig(ConfigReader& r, const YAML::Node& root) {
+  FloeConfig c;
+  if (!r.ExpectMap(root, "", {"kafka", "schema_registry", "warehouse", "catalog", "admin", "defaults", "topics"}))
+    return c;
+
+  const YAML::Node kafka = root["kafka"];
+  if (!kafka.IsDefined() || kafka.IsNull()) {
+    r.Error(root, "kafka", "required section is missing (it needs at least bootstrap_servers)");
+  } else if (r.ExpectMap(kafka, "kafka", {"bootstrap_servers", "group_id", "properties"})) {
+    r.Assign(kafka, "kafka", "bootstrap_servers", c.kafka.bootstrap_servers, /*required=*/true);
+    r.Assign(kafka, "kafka", "group_id", c.kafka.group_id);
+    const YAML::Node props = kafka["properties"];
+    if (props.IsDefined() && !props.IsNull()) {
+      if (!props.IsMap()) {
+        r.Error(props, "kafka.properties", "expected a mapping of librdkafka properties");
+      } else {
+        for (const auto& kv : props) {
+          if (!kv.second.IsScalar()) {
+            r.Error(kv.second, "kafka.properties." + kv.first.Scalar(), "expected a scalar value");
+            continue;
+          }
+          c.kafka.properties[kv.first.Scalar()] = kv.second.Scalar();
+        }
+      }
+    }
+  }
+
+  const YAML::Node sr = root["schema_registry"];
+  if (sr.IsDefined() && !sr.IsNull() &&
+      r.ExpectMap(sr, "schema_registry", {"url", "basic_auth_user", "basic_auth_password", "bearer_token"})) {
+    SchemaRegistryConfig s;
+    r.Assign(sr, "schema_registry", "url", s.url, /*required=*/true);
+    r.Assign(sr, "schema_registry", "basic_auth_user", s.basic_auth_user);
+    r.Assign(sr, "schema_registry", "basic_auth_password", s.basic_auth_password);
+    r.Assign(sr, "schema_registry", "bearer_token", s.bearer_token);
+    if (!s.url.empty() && s.url.rfind("http://", 0) != 0 && s.url.rfind("https://", 0) != 0) {
+      r.Error(sr["url"], "schema_registry.url", "must start with http:// or https://");
+    }
+    if (s.basic_auth_user.empty() != s.basic_auth_password.empty()) {
+      r.Error(sr, "schema_registry", "basic_auth_user and basic_auth_password go together");
+    }
+    c.schema_registry = s;
+  }
+
+  r.Assign(root, "", "warehouse", c.warehouse, /*required=*/true);
+
+  const YAML::Node cat = root["catalog"];
+  if (cat.IsDefined() && !cat.IsNull() && r.ExpectMap(cat, "catalog", {"type", "uri", "listen", "token"})) {
+    if (auto v = r.Choice(cat, "catalog", "type", kCatalogTypes)) c.catalog.type = *v;
+    r.Assign(cat, "catalog", "uri", c.catalog.uri, /*required=*/c.catalog.type == CatalogType::kRest);
+    r.Assign(cat, "catalog", "listen", c.catalog.listen);
+    r.Assign(cat, "catalog", "token", c.catalog.token);
+    if (!c.catalog.listen.empty() && !IsHostPort(c.catalog.listen)) {
+      r.Error(cat["listen"], "catalog.listen", "'" + c.catalog.listen + "' is not host:port");
+    }
+  }
+  const YAML::Node admin = root["admin"];
+  if (admin.IsDefined() && !admin.IsNull() && r.ExpectMap(admin, "admin", {"listen"})) {
+    r.Assign(admin, "admin", "listen", c.admin.listen);
+    if (!c.admin.listen.empty() && !IsHostPort(c.admin.listen)) {
+      r.Error(admin["listen"], "admin.listen", "'" + c.admin.listen + "' is not host:port");
+    }
+  }
+
+  ReadDefaults(r, root["defaults"], c.defaults);
+
+  const YAML::Node topics = root["topics"];
+  if (!topics.IsDefined() || topics.IsNull()) {
+    r.Error(root, "topics", "required list is missing: name at least one topic to materialize");
+  } else if (!topics.IsSequence()) {
+    r.Error(topics, "topics", "expected a list of topics, got " + ConfigReader::KindName(topics));
+  } else {
+    std::set<std::string> tables;
+    for (std::size_t i = 0; i < topics.size(); ++i) {
+      TopicConfig t;
+      const std::string path = "topics[" + std::to_string(i) + "]";
+      ReadTopic(r, topics[i], path, c.defaults, t);
+      if (!t.table.empty() && !tables.insert(t.table).second) {
+        r.Error(topics[i], path, "table '" + t.table + "' is already the target of another topic entry");
+      }
+      if (!c.schema_registry && (UsesSchemaRegistry(t.value) || UsesSchemaRegistry(t.key))) {
+        r.Error(topics[i], path, "uses a Schema Registry format but no schema_registry.url is configured");
+      }
+      c.topics.push_back(std::move(t));
+    }
+    if (topics.size() == 0) r.Error(topics, "topics", "the list is empty: name at least one topic");
+  }
+  return c;
+}
+
+}  // namespace
+
+Result<FloeConfig> ParseConfig(const std::string& yaml_text, const std::string& source_name) {
+  ConfigReader reader(source_name);
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& e) {
+    reader.ErrorAtMark(e.mark, "not valid YAML: " + e.msg);
+    return Status::InvalidArgument(reader.errors().front());
+  }
+  FloeConfig config;
+  try {
+    config = ReadConfig(reader, root);
+  } catch (const YAML::Exception& e) {  // yaml-cpp throws on odd shapes (e.g. a key that is a map)
+    reader.ErrorAtMark(e.mark, e.msg);
+  }
+  if (!reader.errors().empty()) {
+    std::string message;
+    for (const auto& e : reader.errors()) message += (message.empty() ? "" : "\n") + e;
+    return Status::InvalidArgument(message);
+  }
+  return config;
+}
+
+Result<FloeConfig> LoadConfigFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::NotFound("cannot open config file '" + path + "'");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return ParseConfig(buffer.str(), path);
+}
+
+}  // namespace floe

@@ -1,0 +1,94 @@
+#pragma once
+// floe.yaml: the typed configuration and its loader. The loader reports every problem it
+// finds at once, each naming the file, line, column and dotted key, so that one run of
+// `floe validate` is enough to fix a config. docs/configuration.md is the reference.
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/core/result.h"
+
+namespace floe {
+
+enum class PayloadFormat { kAvro, kProtobuf, kJsonSchema, kJson, kString, kBytes };
+enum class ErrorMode { kSuspend, kSkip, kDlq };
+enum class SystemColumns { kNested, kTableflow };
+enum class TableFormat { kIceberg, kDelta };
+enum class CatalogType { kBuiltin, kRest };
+
+std::string_view PayloadFormatName(PayloadFormat f);
+// True for the formats whose records carry a Schema Registry id (Confluent wire format).
+bool UsesSchemaRegistry(PayloadFormat f);
+
+struct KafkaConfig {
+  std::string bootstrap_servers;
+  std::string group_id = "floe";
+  std::map<std::string, std::string> properties;  // passed through to librdkafka
+};
+
+struct SchemaRegistryConfig {
+  std::string url;
+  std::string basic_auth_user;
+  std::string basic_auth_password;
+  std::string bearer_token;
+};
+
+struct CatalogConfig {
+  CatalogType type = CatalogType::kBuiltin;
+  std::string uri;     // sqlite:///…, postgresql://…, or the REST base URI
+  std::string listen;  // host:port to serve the Iceberg REST catalog from `floe run`; empty = off
+  std::string token;   // bearer token for the REST catalog (client or server)
+};
+
+struct AdminConfig {
+  std::string listen;  // host:port for /healthz, /status, /metrics; empty = off
+};
+
+struct TopicDefaults {
+  std::string namespace_name = "kafka";
+  std::chrono::milliseconds commit_interval{10'000};
+  std::int64_t target_file_size = 128LL << 20;
+  ErrorMode error_mode = ErrorMode::kSuspend;
+  SystemColumns system_columns = SystemColumns::kNested;
+  std::vector<TableFormat> formats{TableFormat::kIceberg};
+};
+
+struct TopicConfig {
+  std::string name;     // exactly one of name / pattern
+  std::string pattern;  // ECMAScript regex over topic names
+  std::string table;    // "<namespace>.<table>"; empty = default from the topic name
+  PayloadFormat value = PayloadFormat::kAvro;
+  PayloadFormat key = PayloadFormat::kBytes;
+  std::vector<std::string> partition_by;
+  std::string dlq_topic;
+  // Per-topic overrides of the defaults, already merged.
+  std::chrono::milliseconds commit_interval{0};
+  std::int64_t target_file_size = 0;
+  ErrorMode error_mode = ErrorMode::kSuspend;
+  SystemColumns system_columns = SystemColumns::kNested;
+  std::vector<TableFormat> formats;
+};
+
+struct FloeConfig {
+  KafkaConfig kafka;
+  std::optional<SchemaRegistryConfig> schema_registry;
+  std::string warehouse;
+  CatalogConfig catalog;
+  AdminConfig admin;
+  TopicDefaults defaults;
+  std::vector<TopicConfig> topics;
+};
+
+// Parses and validates YAML text. `source_name` is used in messages (usually the path).
+Result<FloeConfig> ParseConfig(const std::string& yaml_text, const std::string& source_name);
+// Reads the file, then ParseConfig.
+Result<FloeConfig> LoadConfigFile(const std::string& path);
+
+// The table name a topic maps to by default: lower-cased, every character outside
+// [a-z0-9_] replaced by '_' (Iceberg and Delta engines disagree on quoting anything else).
+std::string SanitizeTableName(std::string_view topic);
+
+}  // namespace floe

@@ -1,0 +1,95 @@
+#include "floe/storage/file_io.h"
+
+#include <arrow/filesystem/localfs.h>
+#include <arrow/filesystem/path_util.h>
+#include <arrow/util/uri.h>
+
+#include <atomic>
+#include <chrono>
+#include <random>
+
+#include "floe/core/arrow_interop.h"
+
+namespace floe::storage {
+namespace {
+
+std::string TempSuffix() {
+  static std::atomic<std::uint64_t> counter{0};
+  static const std::uint64_t seed = std::random_device{}();
+  return ".tmp-" + std::to_string(seed) + "-" + std::to_string(counter.fetch_add(1));
+}
+
+std::string JoinPath(const std::string& a, const std::string& b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  return a.back() == '/' ? a + b : a + "/" + b;
+}
+
+}  // namespace
+
+PendingFile::PendingFile(std::shared_ptr<arrow::fs::FileSystem> fs, std::string final_path, std::string write_path,
+                         std::shared_ptr<arrow::io::OutputStream> stream)
+    : fs_(std::move(fs)),
+      final_path_(std::move(final_path)),
+      write_path_(std::move(write_path)),
+      stream_(std::move(stream)) {}
+
+PendingFile::~PendingFile() {
+  if (!done_) (void)Abort();
+}
+
+Status PendingFile::Commit() {
+  if (done_) return Status::Internal("PendingFile committed twice: " + final_path_);
+  if (!stream_->closed()) return Status::Internal("PendingFile committed with an open stream: " + final_path_);
+  done_ = true;
+  if (write_path_ != final_path_) FLOE_RETURN_IF_ARROW_ERROR(fs_->Move(write_path_, final_path_));
+  return Status::OK();
+}
+
+Status PendingFile::Abort() {
+  if (done_) return Status::OK();
+  done_ = true;
+  if (!stream_->closed()) (void)stream_->Abort();
+  // Best effort: an orphan left here is removed by maintenance (orphan-file removal).
+  (void)fs_->DeleteFile(write_path_);
+  return Status::OK();
+}
+
+FileIO::FileIO(std::shared_ptr<arrow::fs::FileSystem> fs, std::string root_path, std::string root_uri, bool local)
+    : fs_(std::move(fs)), root_path_(std::move(root_path)), root_uri_(std::move(root_uri)), local_(local) {}
+
+Result<FileIO> FileIO::Open(const std::string& root) {
+  std::string path;
+  FLOE_ASSIGN_OR_RETURN_ARROW(auto fs, arrow::fs::FileSystemFromUriOrPath(root, &path));
+  const bool local = fs->type_name() == "local";
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  std::string uri = root;
+  if (local) {
+    FLOE_RETURN_IF_ARROW_ERROR(fs->CreateDir(path, /*recursive=*/true));
+    uri = "file://" + path;
+  }
+  while (uri.size() > 1 && uri.back() == '/') uri.pop_back();
+  return FileIO(std::move(fs), std::move(path), std::move(uri), local);
+}
+
+std::string FileIO::Path(const std::string& relative_path) const { return JoinPath(root_path_, relative_path); }
+std::string FileIO::Uri(const std::string& relative_path) const { return JoinPath(root_uri_, relative_path); }
+
+Result<std::unique_ptr<PendingFile>> FileIO::Create(const std::string& relative_path) {
+  const std::string final_path = Path(relative_path);
+  const std::string write_path = local_ ? final_path + TempSuffix() : final_path;
+  if (local_) {
+    const auto parent = arrow::fs::internal::GetAbstractPathParent(final_path).first;
+    if (!parent.empty()) FLOE_RETURN_IF_ARROW_ERROR(fs_->CreateDir(parent, /*recursive=*/true));
+  }
+  FLOE_ASSIGN_OR_RETURN_ARROW(auto stream, fs_->OpenOutputStream(write_path));
+  return std::make_unique<PendingFile>(fs_, final_path, write_path, std::move(stream));
+}
+
+Result<std::shared_ptr<arrow::io::RandomAccessFile>> FileIO::OpenRead(const std::string& relative_path) {
+  return FromArrow(fs_->OpenInputFile(Path(relative_path)));
+}
+
+Status FileIO::Delete(const std::string& relative_path) { return FromArrow(fs_->DeleteFile(Path(relative_path))); }
+
+}  // namespace floe::storage
