@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# `make demo`: real Kafka + schema registry on loopback, a sample Avro topic, materialized
+# by Floe's C++ modules, queried with DuckDB. Usage: demo.sh BUILD_DIR
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export FLOE_BUILD_DIR="$(cd "$1" && pwd)"
+exec "$ROOT/.deps/venv/bin/python" "$ROOT/scripts/demo.py"
