@@ -24,6 +24,7 @@ class [[nodiscard]] Result {
   T&& value() && { assert(ok()); return std::get<T>(std::move(v_)); }
   const T& operator*() const& { return value(); }
   T& operator*() & { return value(); }
+  T&& operator*() && { return std::move(*this).value(); }
   const T* operator->() const { return &value(); }
   T* operator->() { return &value(); }
 

@@ -1,0 +1,154 @@
+// RecordBatchDecoder: records -> column builders -> RecordBatch, one record at a time,
+// all or nothing.
+//
+// How a failed record is undone. Arrow builders cannot be truncated, and a record that
+// fails halfway has already appended to some columns (and, in nested columns, to some
+// children). Two ways out were considered:
+//  - validate every record before decoding it (DecodePlan::Validate: the same code with
+//    the appends compiled out): builders are never touched by a bad record, but every
+//    good record is parsed twice;
+//  - decode optimistically and, on failure, rebuild the columns from what they held
+//    before the record: first pad every nested builder that the failed record left
+//    short (a struct child, a map value) so that Arrow can finish it (MapBuilder aborts
+//    the process on keys without items), then finish each column and append back its
+//    first num_rows() rows (AppendArraySlice). The padding lies past those rows, so it
+//    is dropped with the rest of the failed record.
+// Corrupt records are rare and decoding is Floe's hot path (validating first would cost
+// about a third more per record), so Append decodes optimistically and rebuilds on
+// failure. A rebuild copies the batch so far; so that a run of bad records cannot make a
+// batch quadratic, after one rollback the decoder validates each record first until the
+// next Flush. (Validation can pass and decoding still fail, on Arrow allocation/capacity
+// errors: then it rebuilds again.)
+#include <arrow/array/builder_base.h>
+#include <arrow/array/builder_nested.h>
+#include <arrow/array/data.h>
+#include <arrow/record_batch.h>
+#include <arrow/type_traits.h>
+#include <arrow/type.h>
+
+#include "floe/avro/arrow_mapping.h"
+#include "floe/avro/datum_decoder.h"
+#include "floe/core/arrow_interop.h"
+
+namespace floe::avro {
+
+Result<RecordBatchDecoder> RecordBatchDecoder::Make(std::shared_ptr<const Node> schema, arrow::MemoryPool* pool) {
+  if (!schema) return Status::InvalidArgument("RecordBatchDecoder needs a schema");
+  RecordBatchDecoder d;
+  FLOE_ASSIGN_OR_RETURN(d.schema_, ToArrowSchema(*schema));
+  std::vector<arrow::ArrayBuilder*> raw;
+  for (const auto& field : d.schema_->fields()) {
+    FLOE_ASSIGN_OR_RETURN_ARROW(auto builder, arrow::MakeBuilder(field->type(), pool));
+    raw.push_back(builder.get());
+    d.columns_.push_back(std::move(builder));
+  }
+  FLOE_ASSIGN_OR_RETURN(d.plan_, DecodePlan::CompileColumns(schema, schema, raw));
+  return d;
+}
+
+Status RecordBatchDecoder::Append(std::string_view avro_bytes) { return AppendDatum(BinaryReader(avro_bytes)); }
+
+Status RecordBatchDecoder::Append(std::span<const std::uint8_t> avro_bytes) {
+  return AppendDatum(BinaryReader(avro_bytes));
+}
+
+namespace {
+
+// Makes a builder that a failed record left half-appended consistent again, so that it
+// can be finished: every child ends up as long as its parent needs. Only the nested
+// builders that ToArrowType produces exist here; leaves are always consistent.
+arrow::Status PadToConsistent(arrow::ArrayBuilder* b) {
+  switch (b->type()->id()) {
+    case arrow::Type::STRUCT: {
+      auto* sb = static_cast<arrow::StructBuilder*>(b);
+      for (int i = 0; i < sb->num_fields(); ++i) {
+        arrow::ArrayBuilder* child = sb->field_builder(i);
+        ARROW_RETURN_NOT_OK(PadToConsistent(child));
+        while (child->length() < sb->length()) ARROW_RETURN_NOT_OK(child->AppendEmptyValue());
+      }
+      return arrow::Status::OK();
+    }
+    case arrow::Type::LIST:  // offsets follow the values builder: only it needs fixing
+      return PadToConsistent(static_cast<arrow::ListBuilder*>(b)->value_builder());
+    case arrow::Type::MAP: {
+      auto* mb = static_cast<arrow::MapBuilder*>(b);
+      ARROW_RETURN_NOT_OK(PadToConsistent(mb->item_builder()));
+      while (mb->item_builder()->length() < mb->key_builder()->length()) {
+        ARROW_RETURN_NOT_OK(mb->item_builder()->AppendEmptyValue());
+      }
+      return arrow::Status::OK();
+    }
+    default:
+      if (arrow::is_nested(b->type()->id())) {
+        return arrow::Status::NotImplemented("rollback of a ", b->type()->ToString(), " builder");
+      }
+      return arrow::Status::OK();
+  }
+}
+
+Status TrailingBytes(const BinaryReader& in) {
+  return Status::InvalidArgument("the record ends at byte " + std::to_string(in.offset()) + " but the data has " +
+                                 std::to_string(in.size()) + " bytes");
+}
+
+}  // namespace
+
+Status RecordBatchDecoder::AppendDatum(BinaryReader in) {
+  if (validate_first_) {
+    BinaryReader check = in;
+    FLOE_RETURN_IF_ERROR(plan_.Validate(check));
+    if (!check.at_end()) return TrailingBytes(check);
+  }
+  Status st = plan_.Decode(in);
+  if (st.ok() && !in.at_end()) st = TrailingBytes(in);
+  if (!st.ok()) [[unlikely]] {
+    const Status rolled_back = Rollback();
+    if (!rolled_back.ok()) {
+      return Status::Internal(st.message() + "; and the batch could not be restored (" + rolled_back.ToString() +
+                              "): its rows are lost");
+    }
+    validate_first_ = true;
+    return st;
+  }
+  ++rows_;
+  return Status::OK();
+}
+
+Status RecordBatchDecoder::Rollback() {
+  Status first_error;
+  for (auto& column : columns_) {
+    std::shared_ptr<arrow::ArrayData> data;
+    arrow::Status st = PadToConsistent(column.get());
+    if (st.ok()) st = column->FinishInternal(&data);  // also resets the builder
+    if (st.ok() && rows_ > 0) st = column->AppendArraySlice(arrow::ArraySpan(*data), 0, rows_);
+    if (!st.ok() && first_error.ok()) first_error = FromArrow(st);
+  }
+  if (!first_error.ok()) {
+    // Columns can no longer agree on their rows: start the batch over, empty.
+    for (auto& column : columns_) column->Reset();
+    rows_ = 0;
+  }
+  return first_error;
+}
+
+Result<std::shared_ptr<arrow::RecordBatch>> RecordBatchDecoder::Flush() {
+  std::vector<std::shared_ptr<arrow::Array>> arrays;
+  arrays.reserve(columns_.size());
+  for (auto& column : columns_) {
+    std::shared_ptr<arrow::Array> array;
+    const arrow::Status st = column->Finish(&array);
+    if (!st.ok()) {  // some columns are already handed out: this batch cannot be completed
+      for (auto& c : columns_) c->Reset();
+      rows_ = 0;
+      validate_first_ = false;
+      return FromArrow(st).WithContext("flushing a batch (its rows are lost)");
+    }
+    arrays.push_back(std::move(array));
+  }
+  auto batch = arrow::RecordBatch::Make(schema_, rows_, std::move(arrays));
+  rows_ = 0;
+  validate_first_ = false;
+  return batch;
+}
+
+}  // namespace floe::avro
