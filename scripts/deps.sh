@@ -14,7 +14,7 @@ APT_PACKAGES=(
   libsimdjson-dev nlohmann-json3-dev libcurl4-openssl-dev libssl-dev
   libsqlite3-dev libpq-dev postgresql libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev
   libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libcpp-httplib-dev
   openjdk-17-jre-headless maven python3-venv
 )
 missing=()
