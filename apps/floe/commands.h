@@ -20,4 +20,11 @@ struct RunOptions {
 void AddRunCommand(CLI::App& app, RunOptions& options);
 int Run(const RunOptions& options);
 
+struct CatalogServeOptions {
+  std::string config_path;
+  std::string listen;
+};
+void AddCatalogServeCommand(CLI::App& app, CatalogServeOptions& options);
+int CatalogServe(const CatalogServeOptions& options);
+
 }  // namespace floe::cli

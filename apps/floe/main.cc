@@ -19,6 +19,9 @@ int main(int argc, char** argv) {
   floe::cli::ValidateOptions validate;
   floe::cli::AddValidateCommand(app, validate);
 
+  floe::cli::CatalogServeOptions catalog_serve;
+  floe::cli::AddCatalogServeCommand(app, catalog_serve);
+
   CLI11_PARSE(app, argc, argv);
   if (auto st = floe::InitLogging(log_level); !st.ok()) {
     std::cerr << "floe: " << st.message() << "\n";
@@ -26,5 +29,6 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand("run")) return floe::cli::Run(run);
   if (app.got_subcommand("validate")) return floe::cli::Validate(validate);
+  if (app.got_subcommand("catalog")) return floe::cli::CatalogServe(catalog_serve);
   return 2;
 }

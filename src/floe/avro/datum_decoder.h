@@ -1,6 +1,7 @@
 #pragma once
 // Decoding Avro binary datums straight into Arrow builders (DESIGN.md: no intermediate
 // value tree). The Arrow types are those of arrow_mapping.h; see docs/types.md.
+#include <arrow/array/builder_base.h>  // RecordBatchDecoder owns builders
 #include <arrow/memory_pool.h>
 #include <arrow/type_fwd.h>
 
@@ -10,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "floe/avro/arrow_mapping.h"
 #include "floe/avro/binary_reader.h"
 #include "floe/avro/decode_plan.h"
 #include "floe/avro/schema.h"
@@ -47,12 +49,13 @@ class DatumDecoder {
 class RecordBatchDecoder {
  public:
   static Result<RecordBatchDecoder> Make(std::shared_ptr<const Node> schema,
-                                         arrow::MemoryPool* pool = arrow::default_memory_pool());
+                                         arrow::MemoryPool* pool = arrow::default_memory_pool(),
+                                         const MappingOptions& options = {});
 
   RecordBatchDecoder(RecordBatchDecoder&&) = default;
   RecordBatchDecoder& operator=(RecordBatchDecoder&&) = default;
 
-  // The batch schema: ToArrowSchema(*schema).
+  // The batch schema: ToArrowSchema(*schema, options).
   const std::shared_ptr<arrow::Schema>& schema() const { return schema_; }
   // Rows appended since the last Flush.
   std::int64_t num_rows() const { return rows_; }
@@ -60,13 +63,17 @@ class RecordBatchDecoder {
   // Decodes one datum, which must be exactly `avro_bytes` (trailing bytes are an error).
   Status Append(std::string_view avro_bytes);
   Status Append(std::span<const std::uint8_t> avro_bytes);
+  // Decodes one datum from where `in` is, leaving `in` after it: for datums that follow
+  // each other with no length in between (Avro container file blocks). On error the
+  // batch is as it was and `in` is somewhere inside the bad datum.
+  Status Append(BinaryReader& in);
 
   // The rows since the last Flush (possibly none); the decoder starts a new batch.
   Result<std::shared_ptr<arrow::RecordBatch>> Flush();
 
  private:
   RecordBatchDecoder() = default;
-  Status AppendDatum(BinaryReader in);
+  Status AppendDatum(BinaryReader& in, bool whole);
   Status Rollback();
 
   std::shared_ptr<arrow::Schema> schema_;

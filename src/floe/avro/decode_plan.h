@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "floe/avro/arrow_mapping.h"
 #include "floe/avro/binary_reader.h"
 #include "floe/avro/schema.h"
 #include "floe/core/result.h"
@@ -30,12 +31,18 @@ namespace floe::avro {
 class DecodePlan {
  public:
   // A plan that appends one value per datum to `builder`, whose type must be
-  // ToArrowType(*reader).
-  static Result<DecodePlan> Compile(const NodePtr& writer, const NodePtr& reader, arrow::ArrayBuilder* builder);
+  // ToArrowType(*reader, options).
+  static Result<DecodePlan> Compile(const NodePtr& writer, const NodePtr& reader, arrow::ArrayBuilder* builder,
+                                    const MappingOptions& options = {});
   // A plan for a top-level record whose fields go to separate column builders, one per
-  // field, of the types of ToArrowSchema(*reader).
+  // field, of the types of ToArrowSchema(*reader, options).
+  //
+  // With options.allow_empty_records, an array block of empty records (zero bytes per
+  // item) may still not claim more items than there are bytes left: the count check that
+  // stops hostile counts applies to every array (Iceberg metadata has no such arrays).
   static Result<DecodePlan> CompileColumns(const NodePtr& writer, const NodePtr& reader,
-                                           std::span<arrow::ArrayBuilder* const> columns);
+                                           std::span<arrow::ArrayBuilder* const> columns,
+                                           const MappingOptions& options = {});
 
   // Reads one datum and appends it. On error the builders may hold part of the datum
   // (RecordBatchDecoder knows how to undo that); the error names the field and the byte.
@@ -57,7 +64,7 @@ class DecodePlan {
     kDecimal128,       // bytes or fixed (fixed_size > 0), big-endian two's complement
     kDecimal256,
     kDate,             // int -> date32
-    kTimeMillis,       // int -> time32[ms]
+    kTimeMillis,       // int millis -> time64[us], x1000 (cannot overflow)
     kTimeMicros,       // long -> time64[us]
     kTimestamp,        // long -> timestamp, same unit
     kTimestampMillis,  // long millis -> timestamp[us], x1000 with overflow check

@@ -29,7 +29,7 @@ class DecodePlan::Compiler {
       case Type::kBoolean: return Leaf<arrow::BooleanBuilder>(Op::kBoolean, b, path);
       case Type::kInt:
         if (n.logical_type == LT::kDate) return Leaf<arrow::Date32Builder>(Op::kDate, b, path);
-        if (n.logical_type == LT::kTimeMillis) return Leaf<arrow::Time32Builder>(Op::kTimeMillis, b, path);
+        if (n.logical_type == LT::kTimeMillis) return Leaf<arrow::Time64Builder>(Op::kTimeMillis, b, path);
         return Leaf<arrow::Int32Builder>(Op::kInt, b, path);
       case Type::kLong:
         switch (n.logical_type) {
@@ -175,9 +175,10 @@ class DecodePlan::Compiler {
   DecodePlan& plan_;
 };
 
-Result<DecodePlan> DecodePlan::Compile(const NodePtr& writer, const NodePtr& reader, arrow::ArrayBuilder* builder) {
+Result<DecodePlan> DecodePlan::Compile(const NodePtr& writer, const NodePtr& reader, arrow::ArrayBuilder* builder,
+                                       const MappingOptions& options) {
   if (!writer || !reader || builder == nullptr) return Status::InvalidArgument("DecodePlan needs schemas and a builder");
-  FLOE_ASSIGN_OR_RETURN(auto expected, ToArrowType(*reader));
+  FLOE_ASSIGN_OR_RETURN(auto expected, ToArrowType(*reader, options));
   if (!builder->type()->Equals(*expected)) {
     return Status::InvalidArgument("builder type " + builder->type()->ToString() + " is not the type " +
                                    expected->ToString() + " of the Avro schema");
@@ -192,9 +193,10 @@ Result<DecodePlan> DecodePlan::Compile(const NodePtr& writer, const NodePtr& rea
 }
 
 Result<DecodePlan> DecodePlan::CompileColumns(const NodePtr& writer, const NodePtr& reader,
-                                              std::span<arrow::ArrayBuilder* const> columns) {
+                                              std::span<arrow::ArrayBuilder* const> columns,
+                                              const MappingOptions& options) {
   if (!writer || !reader) return Status::InvalidArgument("DecodePlan needs schemas");
-  FLOE_ASSIGN_OR_RETURN(auto schema, ToArrowSchema(*reader));
+  FLOE_ASSIGN_OR_RETURN(auto schema, ToArrowSchema(*reader, options));
   if (static_cast<std::size_t>(schema->num_fields()) != columns.size()) {
     return Status::InvalidArgument("the record has " + std::to_string(schema->num_fields()) + " fields but " +
                                    std::to_string(columns.size()) + " column builders were given");

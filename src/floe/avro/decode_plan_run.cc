@@ -36,6 +36,10 @@ namespace {
     }                                                          \
   } while (0)
 
+// Times of day: Arrow (and Parquet, and Iceberg) only hold values within one day.
+constexpr std::int32_t kMillisPerDay = 86'400'000;
+constexpr std::int64_t kMicrosPerDay = std::int64_t{kMillisPerDay} * 1000;
+
 template <typename B>
 B* Cast(const DecodePlan::Step& s) {
   return static_cast<B*>(s.builder);  // checked with dynamic_cast when the plan was compiled
@@ -219,14 +223,24 @@ Status DecodePlan::Run(std::uint32_t index, BinaryReader& in) const {
       return Status::OK();
     }
     case Op::kTimeMillis: {
-      std::int32_t v = 0;
-      FLOE_DECODE_TRY(in.ReadInt(&v));
-      FLOE_DECODE_APPEND(Cast<arrow::Time32Builder>(s)->Append(v));
+      const std::size_t at = in.offset();
+      std::int32_t millis = 0;
+      FLOE_DECODE_TRY(in.ReadInt(&millis));
+      if (millis < 0 || millis >= kMillisPerDay) [[unlikely]] {
+        return Annotate(s, reader_errors::Invalid(at, "time of " + std::to_string(millis) +
+                                                          " ms is not within a day [0, 86400000)"));
+      }
+      FLOE_DECODE_APPEND(Cast<arrow::Time64Builder>(s)->Append(std::int64_t{millis} * 1000));
       return Status::OK();
     }
     case Op::kTimeMicros: {
+      const std::size_t at = in.offset();
       std::int64_t v = 0;
       FLOE_DECODE_TRY(in.ReadLong(&v));
+      if (v < 0 || v >= kMicrosPerDay) [[unlikely]] {
+        return Annotate(s, reader_errors::Invalid(at, "time of " + std::to_string(v) +
+                                                          " us is not within a day [0, 86400000000)"));
+      }
       FLOE_DECODE_APPEND(Cast<arrow::Time64Builder>(s)->Append(v));
       return Status::OK();
     }

@@ -32,25 +32,32 @@
 
 namespace floe::avro {
 
-Result<RecordBatchDecoder> RecordBatchDecoder::Make(std::shared_ptr<const Node> schema, arrow::MemoryPool* pool) {
+Result<RecordBatchDecoder> RecordBatchDecoder::Make(std::shared_ptr<const Node> schema, arrow::MemoryPool* pool,
+                                                    const MappingOptions& options) {
   if (!schema) return Status::InvalidArgument("RecordBatchDecoder needs a schema");
   RecordBatchDecoder d;
-  FLOE_ASSIGN_OR_RETURN(d.schema_, ToArrowSchema(*schema));
+  FLOE_ASSIGN_OR_RETURN(d.schema_, ToArrowSchema(*schema, options));
   std::vector<arrow::ArrayBuilder*> raw;
   for (const auto& field : d.schema_->fields()) {
     FLOE_ASSIGN_OR_RETURN_ARROW(auto builder, arrow::MakeBuilder(field->type(), pool));
     raw.push_back(builder.get());
     d.columns_.push_back(std::move(builder));
   }
-  FLOE_ASSIGN_OR_RETURN(d.plan_, DecodePlan::CompileColumns(schema, schema, raw));
+  FLOE_ASSIGN_OR_RETURN(d.plan_, DecodePlan::CompileColumns(schema, schema, raw, options));
   return d;
 }
 
-Status RecordBatchDecoder::Append(std::string_view avro_bytes) { return AppendDatum(BinaryReader(avro_bytes)); }
+Status RecordBatchDecoder::Append(std::string_view avro_bytes) {
+  BinaryReader in(avro_bytes);
+  return AppendDatum(in, /*whole=*/true);
+}
 
 Status RecordBatchDecoder::Append(std::span<const std::uint8_t> avro_bytes) {
-  return AppendDatum(BinaryReader(avro_bytes));
+  BinaryReader in(avro_bytes);
+  return AppendDatum(in, /*whole=*/true);
 }
+
+Status RecordBatchDecoder::Append(BinaryReader& in) { return AppendDatum(in, /*whole=*/false); }
 
 namespace {
 
@@ -93,14 +100,14 @@ Status TrailingBytes(const BinaryReader& in) {
 
 }  // namespace
 
-Status RecordBatchDecoder::AppendDatum(BinaryReader in) {
+Status RecordBatchDecoder::AppendDatum(BinaryReader& in, bool whole) {
   if (validate_first_) {
     BinaryReader check = in;
     FLOE_RETURN_IF_ERROR(plan_.Validate(check));
-    if (!check.at_end()) return TrailingBytes(check);
+    if (whole && !check.at_end()) return TrailingBytes(check);
   }
   Status st = plan_.Decode(in);
-  if (st.ok() && !in.at_end()) st = TrailingBytes(in);
+  if (st.ok() && whole && !in.at_end()) st = TrailingBytes(in);
   if (!st.ok()) [[unlikely]] {
     const Status rolled_back = Rollback();
     if (!rolled_back.ok()) {

@@ -6,6 +6,8 @@
 // stored in a table), so a named type that is referenced several times is one shared Node,
 // and plain shared_ptr ownership never leaks.
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -42,12 +44,21 @@ std::string_view LogicalTypeName(LogicalType type);
 struct Node;
 using NodePtr = std::shared_ptr<const Node>;
 
+// Attributes that the Avro specification does not define (or that Floe does not
+// interpret on that kind of type), kept as compact JSON text by name: Iceberg's
+// "field-id" on fields, "element-id" on arrays, "key-id"/"value-id" on maps, and
+// "logicalType": "map" on arrays of key/value records, e.g. {"field-id": "102"},
+// {"logicalType": "\"map\""}. Decoding never depends on them.
+using Attributes = std::map<std::string, std::string, std::less<>>;
+
 struct Field {
   std::string name;
   NodePtr node;
   bool has_default = false;
   std::string default_json;          // compact JSON text of "default" when has_default
   std::vector<std::string> aliases;  // as written (field aliases are not namespaced)
+  // Every member of the field object other than name, type, default, aliases, doc, order.
+  Attributes attributes;
 };
 
 struct Node {
@@ -69,6 +80,12 @@ struct Node {
   NodePtr items;                     // array
   NodePtr values;                    // map (keys are always strings)
   std::vector<NodePtr> branches;     // union
+
+  // Members of the type object that are not part of its type's definition (only types
+  // written as objects have any). "logicalType" (with "precision"/"scale") is here when
+  // it was not recognized for the base type, e.g. Iceberg's "logicalType": "map" on an
+  // array, and absent when it set logical_type.
+  Attributes attributes;
 
   bool is_named() const { return type == Type::kRecord || type == Type::kEnum || type == Type::kFixed; }
   // For unions: the index of the "null" branch, or -1.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <optional>
@@ -90,6 +91,36 @@ const Json* Find(const Json& obj, const char* key) {
   return it == obj.end() ? nullptr : &*it;
 }
 
+// The members of `obj` that are not in `reserved`, as compact JSON: see Attributes.
+Attributes OtherMembers(const Json& obj, std::initializer_list<std::string_view> reserved) {
+  Attributes out;
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    if (std::find(reserved.begin(), reserved.end(), std::string_view(it.key())) != reserved.end()) continue;
+    out.emplace(it.key(), Compact(it.value()));
+  }
+  return out;
+}
+
+// The attributes of a type object, once its logical type (if any) is known: the members
+// that define the type are left out, and so is a logical type that was recognized.
+Attributes TypeAttributes(const Json& obj, const Node& node) {
+  Attributes out = OtherMembers(obj, {"type", "name", "namespace", "aliases", "doc"});
+  auto drop = [&](std::initializer_list<const char*> keys) {
+    for (const char* k : keys) out.erase(std::string(k));
+  };
+  switch (node.type) {
+    case Type::kRecord: drop({"fields"}); break;
+    case Type::kEnum: drop({"symbols", "default"}); break;
+    case Type::kFixed: drop({"size"}); break;
+    case Type::kArray: drop({"items"}); break;
+    case Type::kMap: drop({"values"}); break;
+    default: break;
+  }
+  if (node.logical_type != LogicalType::kNone) drop({"logicalType"});
+  if (node.logical_type == LogicalType::kDecimal) drop({"precision", "scale"});
+  return out;
+}
+
 // The most decimal digits a two's-complement integer of `size` bytes always holds:
 // floor(log10(2^(8*size-1) - 1)). (8n-1)*log10(2) is never close to an integer for the
 // sizes that matter, so double arithmetic gives the exact floor.
@@ -156,6 +187,7 @@ class SchemaParser {
       auto node = std::make_shared<Node>();
       node->type = *primitive;
       FLOE_RETURN_IF_ERROR(ApplyLogicalType(obj, *node, s));
+      node->attributes = TypeAttributes(obj, *node);
       return NodePtr(std::move(node));
     }
     if (t == "record" || t == "error") return ParseNamed(obj, Type::kRecord, s);
@@ -167,6 +199,7 @@ class SchemaParser {
       auto node = std::make_shared<Node>();
       node->type = Type::kArray;
       FLOE_ASSIGN_OR_RETURN(node->items, Parse(*items, Scope{s.path + "[]", s.ns, s.depth + 1, ""}));
+      node->attributes = TypeAttributes(obj, *node);
       return NodePtr(std::move(node));
     }
     if (t == "map") {
@@ -175,6 +208,7 @@ class SchemaParser {
       auto node = std::make_shared<Node>();
       node->type = Type::kMap;
       FLOE_ASSIGN_OR_RETURN(node->values, Parse(*values, Scope{s.path + "{}", s.ns, s.depth + 1, ""}));
+      node->attributes = TypeAttributes(obj, *node);
       return NodePtr(std::move(node));
     }
     // {"type": "com.acme.Address"}: a reference to a named type, written as an object.
@@ -256,6 +290,7 @@ class SchemaParser {
       FLOE_RETURN_IF_ERROR(ApplyLogicalType(obj, *node, s));
     }
     defining_.pop_back();
+    node->attributes = TypeAttributes(obj, *node);
     defined_.emplace(full, node);
     return NodePtr(std::move(node));
   }
@@ -290,6 +325,7 @@ class SchemaParser {
       if (const Json* aliases = Find(f, "aliases")) {
         FLOE_ASSIGN_OR_RETURN(field.aliases, StringList(*aliases, fs, "field aliases"));
       }
+      field.attributes = OtherMembers(f, {"name", "type", "default", "aliases", "doc", "order"});
       record.fields.push_back(std::move(field));
     }
     return Status::OK();

@@ -31,6 +31,21 @@ bool UsesSchemaRegistry(PayloadFormat f) {
   return f == PayloadFormat::kAvro || f == PayloadFormat::kProtobuf || f == PayloadFormat::kJsonSchema;
 }
 
+Result<std::string> DefaultCatalogUri(const FloeConfig& config) {
+  if (!config.catalog.uri.empty()) return config.catalog.uri;
+  std::string local;
+  if (config.warehouse.rfind("file://", 0) == 0) {
+    local = config.warehouse.substr(7);
+  } else if (!config.warehouse.empty() && config.warehouse.front() == '/') {
+    local = config.warehouse;
+  } else {
+    return Status::InvalidArgument("catalog.uri is required when the warehouse ('" + config.warehouse +
+                                   "') is not a local absolute path");
+  }
+  while (local.size() > 1 && local.back() == '/') local.pop_back();
+  return "sqlite://" + local + "/catalog.db";
+}
+
 std::string SanitizeTableName(std::string_view topic) {
   std::string out;
   out.reserve(topic.size());

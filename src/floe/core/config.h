@@ -87,6 +87,10 @@ Result<FloeConfig> ParseConfig(const std::string& yaml_text, const std::string& 
 // Reads the file, then ParseConfig.
 Result<FloeConfig> LoadConfigFile(const std::string& path);
 
+// The built-in catalog's database: catalog.uri when set, else a SQLite file beside a local
+// warehouse (<warehouse>/catalog.db). An object-store warehouse needs an explicit uri.
+Result<std::string> DefaultCatalogUri(const FloeConfig& config);
+
 // The table name a topic maps to by default: lower-cased, every character outside
 // [a-z0-9_] replaced by '_' (Iceberg and Delta engines disagree on quoting anything else).
 std::string SanitizeTableName(std::string_view topic);

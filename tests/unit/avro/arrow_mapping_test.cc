@@ -124,7 +124,8 @@ TEST(AvroArrowMapping, Decimals) {
 
 TEST(AvroArrowMapping, DatesTimesAndTimestamps) {
   EXPECT_MAPS_TO(R"({"type":"int","logicalType":"date"})", arrow::date32());
-  EXPECT_MAPS_TO(R"({"type":"int","logicalType":"time-millis"})", arrow::time32(arrow::TimeUnit::MILLI));
+  // Millisecond times are stored in microseconds, like Iceberg's time (and timestamps below).
+  EXPECT_MAPS_TO(R"({"type":"int","logicalType":"time-millis"})", arrow::time64(arrow::TimeUnit::MICRO));
   EXPECT_MAPS_TO(R"({"type":"long","logicalType":"time-micros"})", arrow::time64(arrow::TimeUnit::MICRO));
   // Millisecond timestamps are stored in microseconds: Iceberg has no millisecond type.
   EXPECT_MAPS_TO(R"({"type":"long","logicalType":"timestamp-millis"})",

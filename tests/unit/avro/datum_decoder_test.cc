@@ -284,10 +284,23 @@ TEST(AvroDatumDecoder, DatesAndTimes) {
   ExpectArray(DecodeAll(R"({"type":"int","logicalType":"date"})",
                         {Enc([](auto& e) { e.Int(19000); }), Enc([](auto& e) { e.Int(-1); })}),
               "[19000, -1]");
-  ExpectArray(DecodeAll(R"({"type":"int","logicalType":"time-millis"})", {Enc([](auto& e) { e.Int(45296789); })}),
-              "[45296789]");
+  // time-millis is stored in microseconds (x1000), like Iceberg's time and like timestamps.
+  auto times = DecodeAll(R"({"type":"int","logicalType":"time-millis"})",
+                         {Enc([](auto& e) { e.Int(45296789); }), Enc([](auto& e) { e.Int(86399999); }),
+                          Enc([](auto& e) { e.Int(0); })});
+  ASSERT_TRUE(times);
+  EXPECT_TRUE(times->type()->Equals(arrow::time64(arrow::TimeUnit::MICRO))) << times->type()->ToString();
+  ExpectArray(times, "[45296789000, 86399999000, 0]");
   ExpectArray(DecodeAll(R"({"type":"long","logicalType":"time-micros"})", {Enc([](auto& e) { e.Long(45296789012); })}),
               "[45296789012]");
+  // A time of day outside the day cannot be stored (Arrow, Parquet and Iceberg hold
+  // [00:00, 24:00)): a corrupt record, not a silently invalid column.
+  EXPECT_EQ(DecodeError(R"({"type":"int","logicalType":"time-millis"})", Enc([](auto& e) { e.Int(86400000); })).message(),
+            "invalid Avro data at byte 0: time of 86400000 ms is not within a day [0, 86400000)");
+  EXPECT_FALSE(DecodeError(R"({"type":"int","logicalType":"time-millis"})", Enc([](auto& e) { e.Int(-1); })).ok());
+  EXPECT_EQ(DecodeError(R"({"type":"long","logicalType":"time-micros"})", Enc([](auto& e) { e.Long(86400000000); })).message(),
+            "invalid Avro data at byte 0: time of 86400000000 us is not within a day [0, 86400000000)");
+  EXPECT_FALSE(DecodeError(R"({"type":"long","logicalType":"time-micros"})", Enc([](auto& e) { e.Long(-5); })).ok());
 }
 
 TEST(AvroDatumDecoder, Timestamps) {

@@ -1,0 +1,157 @@
+#include "floe/server/http_server.h"
+
+#include <httplib.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+#include <thread>
+
+namespace floe::server {
+namespace {
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+// httplib decodes '+' and %XX in the path before matching; the path we match on is the
+// raw one, so that an encoded '/' (%2F) inside a name cannot split a path segment.
+std::string PercentDecode(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      out.push_back(static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16)));
+      i += 2;
+    } else {
+      out.push_back(s[i]);
+    }
+  }
+  return out;
+}
+
+struct RouteEntry {
+  std::string method;
+  std::regex pattern;
+  HttpHandler handler;
+};
+
+}  // namespace
+
+std::string HttpRequest::Header(const std::string& lower_name) const {
+  auto it = headers.find(lower_name);
+  return it == headers.end() ? std::string() : it->second;
+}
+
+std::string HttpRequest::Query(const std::string& name) const {
+  auto it = query.find(name);
+  return it == query.end() ? std::string() : it->second;
+}
+
+struct HttpServer::Impl {
+  httplib::Server server;
+  std::vector<RouteEntry> routes;
+  std::function<std::optional<HttpResponse>(const HttpRequest&)> filter;
+  std::thread thread;
+
+  HttpResponse Dispatch(HttpRequest& request) const {
+    if (filter) {
+      if (auto early = filter(request)) return *early;
+    }
+    const std::string method = request.method == "HEAD" ? "GET" : request.method;
+    bool path_matched = false;
+    for (const auto& route : routes) {
+      std::smatch m;
+      if (!std::regex_match(request.path, m, route.pattern)) continue;
+      path_matched = true;
+      if (route.method != method) continue;
+      request.path_params.clear();
+      for (std::size_t i = 1; i < m.size(); ++i) request.path_params.push_back(PercentDecode(m[i].str()));
+      try {
+        return route.handler(request);
+      } catch (const std::exception& e) {  // a handler bug must not take the server down
+        spdlog::error("http: {} {} failed: {}", request.method, request.path, e.what());
+        return {500, "application/json",
+                R"({"error":{"message":"internal error","type":"InternalServerError","code":500}})", {}};
+      }
+    }
+    if (path_matched) {
+      return {405, "application/json",
+              R"({"error":{"message":"method not allowed","type":"MethodNotAllowedException","code":405}})", {}};
+    }
+    return {404, "application/json",
+            R"({"error":{"message":"no such route","type":"NoSuchRouteException","code":404}})", {}};
+  }
+};
+
+HttpServer::HttpServer(HttpServerOptions options) : impl_(std::make_unique<Impl>()), options_(std::move(options)) {}
+
+HttpServer::~HttpServer() { Stop(); }
+
+void HttpServer::Route(const std::string& method, const std::string& pattern, HttpHandler handler) {
+  impl_->routes.push_back({method, std::regex(pattern), std::move(handler)});
+}
+
+void HttpServer::SetFilter(std::function<std::optional<HttpResponse>(const HttpRequest&)> filter) {
+  impl_->filter = std::move(filter);
+}
+
+std::string HttpServer::base_url() const { return "http://" + options_.host + ":" + std::to_string(port_); }
+
+Status HttpServer::Start() {
+  Impl* impl = impl_.get();
+  impl->server.set_payload_max_length(options_.max_body_bytes);
+  impl->server.set_tcp_nodelay(true);
+  const int threads = options_.threads;
+  impl->server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
+  // One catch-all per method: routing happens in Dispatch against the raw (undecoded) path.
+  auto handle = [impl](const httplib::Request& req, httplib::Response& res) {
+    HttpRequest request;
+    request.method = req.method;
+    std::string target = req.target;
+    const auto q = target.find('?');
+    request.path = q == std::string::npos ? target : target.substr(0, q);
+    for (const auto& [k, v] : req.params) request.query.emplace(k, v);
+    for (const auto& [k, v] : req.headers) request.headers.emplace(Lower(k), v);
+    request.body = req.body;
+    HttpResponse response = impl->Dispatch(request);
+    res.status = response.status;
+    for (const auto& [k, v] : response.headers) res.set_header(k, v);
+    if (!response.body.empty() || !response.content_type.empty()) {
+      res.set_content(response.body, response.content_type.c_str());
+    }
+  };
+  const std::string any = ".*";
+  impl->server.Get(any, handle);
+  impl->server.Post(any, handle);
+  impl->server.Put(any, handle);
+  impl->server.Delete(any, handle);
+  impl->server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+    res.status = 500;
+    res.set_content(R"({"error":{"message":"internal error","type":"InternalServerError","code":500}})",
+                    "application/json");
+  });
+  if (options_.port == 0) {
+    port_ = impl->server.bind_to_any_port(options_.host);
+    if (port_ < 0) return Status::Unavailable("cannot bind " + options_.host + ": no free port");
+  } else {
+    if (!impl->server.bind_to_port(options_.host, options_.port)) {
+      return Status::Unavailable("cannot listen on " + options_.host + ":" + std::to_string(options_.port) +
+                                 " (address in use or not local?)");
+    }
+    port_ = options_.port;
+  }
+  impl->thread = std::thread([impl] { impl->server.listen_after_bind(); });
+  return Status::OK();
+}
+
+void HttpServer::Stop() {
+  if (!impl_ || !impl_->thread.joinable()) return;
+  impl_->server.stop();
+  impl_->thread.join();
+}
+
+}  // namespace floe::server

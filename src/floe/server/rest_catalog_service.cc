@@ -1,0 +1,446 @@
+#include "floe/server/rest_catalog_service.h"
+
+#include <nlohmann/json.hpp>
+
+#include <utility>
+
+#include "floe/schema/json.h"
+#include "floe/server/rest_errors.h"
+
+namespace floe::server {
+namespace {
+
+using catalog::IcebergCatalog;
+using catalog::Namespace;
+using catalog::TableIdentifier;
+using nlohmann::json;
+
+constexpr char kNamespaceSeparator = '\x1f';  // the REST spec's multi-level separator (%1F)
+
+// Names end up in file paths (default table locations), so anything that could walk out
+// of the warehouse or confuse engines is refused up front.
+Status ValidateName(const std::string& name, const char* what) {
+  if (name.empty()) return Status::InvalidArgument(std::string(what) + " name is empty");
+  if (name.size() > 255) return Status::InvalidArgument(std::string(what) + " name is longer than 255 bytes");
+  if (name == "." || name == "..") return Status::InvalidArgument(std::string(what) + " name '" + name + "' is not allowed");
+  for (unsigned char c : name) {
+    if (c < 0x20 || c == 0x7f || c == '/' || c == '\\') {
+      return Status::InvalidArgument(std::string(what) + " name '" + name +
+                                     "' contains '/', '\\' or a control character");
+    }
+  }
+  return Status::OK();
+}
+
+Result<Namespace> ParseNamespacePath(const std::string& text) {
+  Namespace ns;
+  std::string part;
+  for (char c : text) {
+    if (c == kNamespaceSeparator) {
+      ns.push_back(part);
+      part.clear();
+    } else {
+      part.push_back(c);
+    }
+  }
+  ns.push_back(part);
+  for (const auto& p : ns) FLOE_RETURN_IF_ERROR(ValidateName(p, "namespace"));
+  return ns;
+}
+
+Result<Namespace> NamespaceFromJson(const json& j) {
+  if (!j.is_array() || j.empty()) return Status::InvalidArgument("namespace must be a non-empty array of strings");
+  Namespace ns;
+  for (const auto& p : j) {
+    if (!p.is_string()) return Status::InvalidArgument("namespace must be a non-empty array of strings");
+    ns.push_back(p.get<std::string>());
+    FLOE_RETURN_IF_ERROR(ValidateName(ns.back(), "namespace"));
+  }
+  return ns;
+}
+
+Result<json> ParseBody(const HttpRequest& request) {
+  json body = json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) return Status::InvalidArgument("request body is not valid JSON");
+  if (!body.is_object()) return Status::InvalidArgument("request body must be a JSON object");
+  return body;
+}
+
+Result<std::map<std::string, std::string>> StringMap(const json& j, const char* what) {
+  std::map<std::string, std::string> out;
+  if (j.is_null()) return out;
+  if (!j.is_object()) return Status::InvalidArgument(std::string(what) + " must be an object of strings");
+  for (const auto& [k, v] : j.items()) {
+    if (!v.is_string()) return Status::InvalidArgument(std::string(what) + "." + k + " must be a string");
+    out[k] = v.get<std::string>();
+  }
+  return out;
+}
+
+json NamespaceJson(const Namespace& ns) { return json(ns); }
+
+json IdentifierJson(const TableIdentifier& id) { return {{"namespace", NamespaceJson(id.ns)}, {"name", id.name}}; }
+
+Result<TableIdentifier> IdentifierFromJson(const json& j) {
+  if (!j.is_object() || !j.contains("name") || !j["name"].is_string() || !j.contains("namespace")) {
+    return Status::InvalidArgument("table identifier must be {\"namespace\": [...], \"name\": \"...\"}");
+  }
+  TableIdentifier id;
+  FLOE_ASSIGN_OR_RETURN(id.ns, NamespaceFromJson(j["namespace"]));
+  id.name = j["name"].get<std::string>();
+  FLOE_RETURN_IF_ERROR(ValidateName(id.name, "table"));
+  return id;
+}
+
+json LoadTableResult(const catalog::LoadedTable& t) {
+  json metadata = json::parse(iceberg::SerializeTableMetadata(t.metadata), nullptr, false);
+  json out = {{"metadata", metadata}, {"config", json::object()}};
+  if (!t.metadata_location.empty()) out["metadata-location"] = t.metadata_location;
+  return out;
+}
+
+// REST clients send "unbound" specs and sort orders: field ids and spec/order ids may be
+// missing. Fill them in the way the spec assigns them (partition fields from 1000).
+json BindSpecJson(json spec) {
+  if (!spec.contains("spec-id")) spec["spec-id"] = 0;
+  int next = 1000;
+  if (spec.contains("fields") && spec["fields"].is_array()) {
+    for (auto& f : spec["fields"]) {
+      if (f.is_object() && !f.contains("field-id")) f["field-id"] = next;
+      if (f.is_object() && f["field-id"].is_number_integer()) next = std::max(next, f["field-id"].get<int>() + 1);
+    }
+  }
+  return spec;
+}
+
+json BindSortOrderJson(json order) {
+  if (!order.contains("order-id")) {
+    const bool empty = !order.contains("fields") || !order["fields"].is_array() || order["fields"].empty();
+    order["order-id"] = empty ? 0 : 1;
+  }
+  return order;
+}
+
+Result<catalog::TableChange> ChangeFromJson(const json& body, TableIdentifier id) {
+  catalog::TableChange change;
+  change.id = std::move(id);
+  if (body.contains("requirements")) {
+    if (!body["requirements"].is_array()) return Status::InvalidArgument("requirements must be an array");
+    for (const auto& r : body["requirements"]) {
+      FLOE_ASSIGN_OR_RETURN(auto req, iceberg::TableRequirementFromJson(r));
+      change.requirements.push_back(std::move(req));
+    }
+  }
+  if (body.contains("updates")) {
+    if (!body["updates"].is_array()) return Status::InvalidArgument("updates must be an array");
+    for (const auto& u : body["updates"]) {
+      FLOE_ASSIGN_OR_RETURN(auto update, iceberg::TableUpdateFromJson(u));
+      change.updates.push_back(std::move(update));
+    }
+  }
+  return change;
+}
+
+class Routes {
+ public:
+  Routes(IcebergCatalog& catalog) : catalog_(catalog) {}
+
+  HttpResponse Config(const HttpRequest&) {
+    json endpoints = json::array();
+    for (const char* e : {"GET /v1/{prefix}/namespaces", "POST /v1/{prefix}/namespaces",
+                          "GET /v1/{prefix}/namespaces/{namespace}", "HEAD /v1/{prefix}/namespaces/{namespace}",
+                          "DELETE /v1/{prefix}/namespaces/{namespace}",
+                          "POST /v1/{prefix}/namespaces/{namespace}/properties",
+                          "GET /v1/{prefix}/namespaces/{namespace}/tables",
+                          "POST /v1/{prefix}/namespaces/{namespace}/tables",
+                          "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+                          "HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+                          "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+                          "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+                          "POST /v1/{prefix}/namespaces/{namespace}/register", "POST /v1/{prefix}/tables/rename",
+                          "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics",
+                          "POST /v1/{prefix}/transactions/commit"}) {
+      endpoints.push_back(e);
+    }
+    json body = {{"defaults", json::object()}, {"overrides", json::object()}, {"endpoints", endpoints}};
+    return JsonResponse(200, body.dump());
+  }
+
+  HttpResponse ListNamespaces(const HttpRequest& req) {
+    Namespace parent;
+    if (req.HasQuery("parent") && !req.Query("parent").empty()) {
+      auto p = ParseNamespacePath(req.Query("parent"));
+      if (!p.ok()) return ErrorFromStatus(p.status());
+      parent = *p;
+      if (auto exists = catalog_.pointers().LoadNamespaceProperties(parent); !exists.ok()) {
+        return ErrorFromStatus(exists.status(), "NoSuchNamespaceException");
+      }
+    }
+    auto list = catalog_.pointers().ListNamespaces(parent);
+    if (!list.ok()) return ErrorFromStatus(list.status(), "NoSuchNamespaceException");
+    json out = json::array();
+    for (const auto& ns : *list) out.push_back(NamespaceJson(ns));
+    return JsonResponse(200, json({{"namespaces", out}}).dump());
+  }
+
+  HttpResponse CreateNamespace(const HttpRequest& req) {
+    auto body = ParseBody(req);
+    if (!body.ok()) return ErrorFromStatus(body.status());
+    auto ns = NamespaceFromJson((*body)["namespace"]);
+    if (!ns.ok()) return ErrorFromStatus(ns.status());
+    auto props = StringMap(body->value("properties", json::object()), "properties");
+    if (!props.ok()) return ErrorFromStatus(props.status());
+    if (auto st = catalog_.pointers().CreateNamespace(*ns, *props); !st.ok()) {
+      return ErrorFromStatus(st, "NoSuchNamespaceException", "AlreadyExistsException");
+    }
+    return JsonResponse(200, json({{"namespace", NamespaceJson(*ns)}, {"properties", *props}}).dump());
+  }
+
+  HttpResponse LoadNamespace(const HttpRequest& req) {
+    auto ns = ParseNamespacePath(req.path_params.at(0));
+    if (!ns.ok()) return ErrorFromStatus(ns.status());
+    auto props = catalog_.pointers().LoadNamespaceProperties(*ns);
+    if (!props.ok()) return ErrorFromStatus(props.status(), "NoSuchNamespaceException");
+    if (req.method == "HEAD") return {204, "", "", {}};
+    return JsonResponse(200, json({{"namespace", NamespaceJson(*ns)}, {"properties", *props}}).dump());
+  }
+
+  HttpResponse DropNamespace(const HttpRequest& req) {
+    auto ns = ParseNamespacePath(req.path_params.at(0));
+    if (!ns.ok()) return ErrorFromStatus(ns.status());
+    if (auto st = catalog_.pointers().DropNamespace(*ns); !st.ok()) {
+      return ErrorFromStatus(st, "NoSuchNamespaceException", "NamespaceNotEmptyException");
+    }
+    return {204, "", "", {}};
+  }
+
+  HttpResponse UpdateNamespaceProperties(const HttpRequest& req) {
+    auto ns = ParseNamespacePath(req.path_params.at(0));
+    if (!ns.ok()) return ErrorFromStatus(ns.status());
+    auto body = ParseBody(req);
+    if (!body.ok()) return ErrorFromStatus(body.status());
+    std::vector<std::string> removals;
+    if (body->contains("removals")) {
+      if (!(*body)["removals"].is_array()) return ErrorResponse(400, "BadRequestException", "removals must be an array");
+      for (const auto& r : (*body)["removals"]) {
+        if (!r.is_string()) return ErrorResponse(400, "BadRequestException", "removals must be strings");
+        removals.push_back(r.get<std::string>());
+      }
+    }
+    auto updates = StringMap(body->value("updates", json::object()), "updates");
+    if (!updates.ok()) return ErrorFromStatus(updates.status());
+    for (const auto& r : removals) {
+      if (updates->count(r)) {
+        return ErrorResponse(422, "UnprocessableEntityException", "property '" + r + "' is both updated and removed");
+      }
+    }
+    auto before = catalog_.pointers().LoadNamespaceProperties(*ns);
+    if (!before.ok()) return ErrorFromStatus(before.status(), "NoSuchNamespaceException");
+    if (auto st = catalog_.pointers().UpdateNamespaceProperties(*ns, removals, *updates); !st.ok()) {
+      return ErrorFromStatus(st, "NoSuchNamespaceException");
+    }
+    json removed = json::array();
+    json missing = json::array();
+    for (const auto& r : removals) (before->count(r) ? removed : missing).push_back(r);
+    json updated = json::array();
+    for (const auto& [k, v] : *updates) updated.push_back(k);
+    return JsonResponse(200, json({{"updated", updated}, {"removed", removed}, {"missing", missing}}).dump());
+  }
+
+  HttpResponse ListTables(const HttpRequest& req) {
+    auto ns = ParseNamespacePath(req.path_params.at(0));
+    if (!ns.ok()) return ErrorFromStatus(ns.status());
+    auto tables = catalog_.pointers().ListTables(*ns);
+    if (!tables.ok()) return ErrorFromStatus(tables.status(), "NoSuchNamespaceException");
+    json ids = json::array();
+    for (const auto& t : *tables) ids.push_back(IdentifierJson(t));
+    return JsonResponse(200, json({{"identifiers", ids}}).dump());
+  }
+
+  HttpResponse CreateTable(const HttpRequest& req) {
+    auto ns = ParseNamespacePath(req.path_params.at(0));
+    if (!ns.ok()) return ErrorFromStatus(ns.status());
+    auto body = ParseBody(req);
+    if (!body.ok()) return ErrorFromStatus(body.status());
+    const json& b = *body;
+    if (!b.contains("name") || !b["name"].is_string()) return ErrorResponse(400, "BadRequestException", "name is required");
+    if (!b.contains("schema")) return ErrorResponse(400, "BadRequestException", "schema is required");
+    catalog::NewTable table;
+    table.id = {*ns, b["name"].get<std::string>()};
+    if (auto st = ValidateName(table.id.name, "table"); !st.ok()) return ErrorFromStatus(st);
+    auto schema = schema::SchemaFromJson(b["schema"]);
+    if (!schema.ok()) return ErrorFromStatus(schema.status().WithContext("schema"));
+    table.schema = *schema;
+    if (b.contains("partition-spec") && !b["partition-spec"].is_null()) {
+      auto spec = schema::PartitionSpecFromJson(BindSpecJson(b["partition-spec"]));
+      if (!spec.ok()) return ErrorFromStatus(spec.status().WithContext("partition-spec"));
+      table.spec = *spec;
+    }
+    if (b.contains("write-order") && !b["write-order"].is_null()) {
+      auto order = schema::SortOrderFromJson(BindSortOrderJson(b["write-order"]));
+      if (!order.ok()) return ErrorFromStatus(order.status().WithContext("write-order"));
+      table.sort_order = *order;
+    }
+    if (b.contains("location") && b["location"].is_string()) table.location = b["location"].get<std::string>();
+    auto props = StringMap(b.value("properties", json::object()), "properties");
+    if (!props.ok()) return ErrorFromStatus(props.status());
+    table.properties = *props;
+    const bool stage = b.value("stage-create", false);
+    auto created = catalog_.CreateTable(table, stage);
+    if (!created.ok()) return ErrorFromStatus(created.status(), "NoSuchNamespaceException", "AlreadyExistsException");
+    return JsonResponse(200, LoadTableResult(*created).dump());
+  }
+
+  Result<TableIdentifier> PathTable(const HttpRequest& req) {
+    FLOE_ASSIGN_OR_RETURN(auto ns, ParseNamespacePath(req.path_params.at(0)));
+    TableIdentifier id{ns, req.path_params.at(1)};
+    FLOE_RETURN_IF_ERROR(ValidateName(id.name, "table"));
+    return id;
+  }
+
+  // A missing table is reported as a missing namespace when that is the real cause.
+  HttpResponse TableNotFound(const TableIdentifier& id, const Status& st) {
+    if (!catalog_.pointers().LoadNamespaceProperties(id.ns).ok()) {
+      return ErrorResponse(404, "NoSuchNamespaceException", "namespace does not exist: " + Join(id.ns));
+    }
+    return ErrorFromStatus(st, "NoSuchTableException");
+  }
+
+  HttpResponse LoadTable(const HttpRequest& req) {
+    auto id = PathTable(req);
+    if (!id.ok()) return ErrorFromStatus(id.status());
+    if (req.method == "HEAD") {
+      auto record = catalog_.pointers().LoadTable(*id);
+      if (!record.ok()) return TableNotFound(*id, record.status());
+      return {204, "", "", {}};
+    }
+    auto table = catalog_.LoadTable(*id);
+    if (!table.ok()) {
+      if (table.status().code() == StatusCode::kNotFound) return TableNotFound(*id, table.status());
+      return ErrorFromStatus(table.status());
+    }
+    return JsonResponse(200, LoadTableResult(*table).dump());
+  }
+
+  HttpResponse CommitTable(const HttpRequest& req) {
+    auto id = PathTable(req);
+    if (!id.ok()) return ErrorFromStatus(id.status());
+    auto body = ParseBody(req);
+    if (!body.ok()) return ErrorFromStatus(body.status());
+    auto change = ChangeFromJson(*body, *id);
+    if (!change.ok()) return ErrorFromStatus(change.status());
+    auto committed = catalog_.CommitTable(*change);
+    if (!committed.ok()) {
+      if (committed.status().code() == StatusCode::kNotFound) return TableNotFound(*id, committed.status());
+      return ErrorFromStatus(committed.status());
+    }
+    json out = LoadTableResult(*committed);
+    out.erase("config");
+    return JsonResponse(200, out.dump());
+  }
+
+  HttpResponse DropTable(const HttpRequest& req) {
+    auto id = PathTable(req);
+    if (!id.ok()) return ErrorFromStatus(id.status());
+    const bool purge = req.Query("purgeRequested") == "true";
+    if (auto st = catalog_.DropTable(*id, purge); !st.ok()) return TableNotFound(*id, st);
+    return {204, "", "", {}};
+  }
+
+  HttpResponse RegisterTable(const HttpRequest& req) {
+    auto ns = ParseNamespacePath(req.path_params.at(0));
+    if (!ns.ok()) return ErrorFromStatus(ns.status());
+    auto body = ParseBody(req);
+    if (!body.ok()) return ErrorFromStatus(body.status());
+    if (!body->contains("name") || !(*body)["name"].is_string() || !body->contains("metadata-location") ||
+        !(*body)["metadata-location"].is_string()) {
+      return ErrorResponse(400, "BadRequestException", "name and metadata-location are required");
+    }
+    TableIdentifier id{*ns, (*body)["name"].get<std::string>()};
+    if (auto st = ValidateName(id.name, "table"); !st.ok()) return ErrorFromStatus(st);
+    auto table = catalog_.RegisterTable(id, (*body)["metadata-location"].get<std::string>());
+    if (!table.ok()) return ErrorFromStatus(table.status(), "NoSuchNamespaceException", "AlreadyExistsException");
+    return JsonResponse(200, LoadTableResult(*table).dump());
+  }
+
+  HttpResponse RenameTable(const HttpRequest& req) {
+    auto body = ParseBody(req);
+    if (!body.ok()) return ErrorFromStatus(body.status());
+    auto from = IdentifierFromJson(body->value("source", json()));
+    if (!from.ok()) return ErrorFromStatus(from.status().WithContext("source"));
+    auto to = IdentifierFromJson(body->value("destination", json()));
+    if (!to.ok()) return ErrorFromStatus(to.status().WithContext("destination"));
+    if (auto st = catalog_.pointers().RenameTable(*from, *to); !st.ok()) {
+      return ErrorFromStatus(st, "NoSuchTableException", "AlreadyExistsException");
+    }
+    return {204, "", "", {}};
+  }
+
+  HttpResponse ReportMetrics(const HttpRequest& req) {
+    auto id = PathTable(req);
+    if (!id.ok()) return ErrorFromStatus(id.status());
+    // Scan/commit reports are accepted so that clients which always send them work; Floe's
+    // own metrics come from /metrics on the admin listener.
+    return {204, "", "", {}};
+  }
+
+  HttpResponse CommitTransaction(const HttpRequest& req) {
+    auto body = ParseBody(req);
+    if (!body.ok()) return ErrorFromStatus(body.status());
+    if (!body->contains("table-changes") || !(*body)["table-changes"].is_array()) {
+      return ErrorResponse(400, "BadRequestException", "table-changes must be an array");
+    }
+    std::vector<catalog::TableChange> changes;
+    for (const auto& c : (*body)["table-changes"]) {
+      auto id = IdentifierFromJson(c.value("identifier", json()));
+      if (!id.ok()) return ErrorFromStatus(id.status().WithContext("identifier"));
+      auto change = ChangeFromJson(c, *id);
+      if (!change.ok()) return ErrorFromStatus(change.status());
+      changes.push_back(std::move(*change));
+    }
+    if (auto st = catalog_.CommitTransaction(changes); !st.ok()) return ErrorFromStatus(st);
+    return {204, "", "", {}};
+  }
+
+ private:
+  static std::string Join(const Namespace& ns) {
+    std::string out;
+    for (const auto& p : ns) out += (out.empty() ? "" : ".") + p;
+    return out;
+  }
+  IcebergCatalog& catalog_;
+};
+
+}  // namespace
+
+void AddRestCatalogRoutes(HttpServer& server, IcebergCatalog& catalog, const RestCatalogOptions& options) {
+  auto routes = std::make_shared<Routes>(catalog);
+  auto bind = [routes](HttpResponse (Routes::*fn)(const HttpRequest&)) {
+    return [routes, fn](const HttpRequest& req) { return ((*routes).*fn)(req); };
+  };
+  if (!options.bearer_token.empty()) {
+    const std::string expected = "Bearer " + options.bearer_token;
+    server.SetFilter([expected](const HttpRequest& req) -> std::optional<HttpResponse> {
+      if (req.path.rfind("/v1/", 0) != 0 || req.Header("authorization") == expected) return std::nullopt;
+      return ErrorResponse(401, "NotAuthorizedException", "missing or wrong bearer token");
+    });
+  }
+  const std::string ns = "/v1/namespaces/([^/]+)";
+  server.Route("GET", "/v1/config", bind(&Routes::Config));
+  server.Route("GET", "/v1/namespaces", bind(&Routes::ListNamespaces));
+  server.Route("POST", "/v1/namespaces", bind(&Routes::CreateNamespace));
+  server.Route("GET", ns, bind(&Routes::LoadNamespace));
+  server.Route("DELETE", ns, bind(&Routes::DropNamespace));
+  server.Route("POST", ns + "/properties", bind(&Routes::UpdateNamespaceProperties));
+  server.Route("GET", ns + "/tables", bind(&Routes::ListTables));
+  server.Route("POST", ns + "/tables", bind(&Routes::CreateTable));
+  server.Route("POST", ns + "/register", bind(&Routes::RegisterTable));
+  server.Route("GET", ns + "/tables/([^/]+)", bind(&Routes::LoadTable));
+  server.Route("POST", ns + "/tables/([^/]+)", bind(&Routes::CommitTable));
+  server.Route("DELETE", ns + "/tables/([^/]+)", bind(&Routes::DropTable));
+  server.Route("POST", ns + "/tables/([^/]+)/metrics", bind(&Routes::ReportMetrics));
+  server.Route("POST", "/v1/tables/rename", bind(&Routes::RenameTable));
+  server.Route("POST", "/v1/transactions/commit", bind(&Routes::CommitTransaction));
+}
+
+}  // namespace floe::server

@@ -1,0 +1,19 @@
+#pragma once
+// The Iceberg REST catalog API (the subset engines use: config, namespaces, tables, commits,
+// multi-table transactions, metrics) on top of IcebergCatalog. Spec: Iceberg's
+// open-api/rest-catalog-open-api.yaml. Error bodies are its ErrorModel.
+#include <string>
+
+#include "floe/catalog/iceberg_catalog.h"
+#include "floe/server/http_server.h"
+
+namespace floe::server {
+
+struct RestCatalogOptions {
+  std::string bearer_token;  // when set, every request must carry "Authorization: Bearer <token>"
+};
+
+// Registers the routes on `server`; `catalog` must outlive it.
+void AddRestCatalogRoutes(HttpServer& server, catalog::IcebergCatalog& catalog, const RestCatalogOptions& options);
+
+}  // namespace floe::server

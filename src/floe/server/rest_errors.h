@@ -1,0 +1,16 @@
+#pragma once
+// Status -> Iceberg REST ErrorModel: {"error": {"message", "type", "code"}}.
+#include <string>
+
+#include "floe/core/status.h"
+#include "floe/server/http_server.h"
+
+namespace floe::server {
+
+HttpResponse ErrorResponse(int code, const std::string& type, const std::string& message);
+// `not_found_type` names what was missing: NoSuchTableException, NoSuchNamespaceException, …
+HttpResponse ErrorFromStatus(const Status& status, const std::string& not_found_type = "NoSuchTableException",
+                             const std::string& conflict_type = "CommitFailedException");
+HttpResponse JsonResponse(int code, const std::string& body);
+
+}  // namespace floe::server
