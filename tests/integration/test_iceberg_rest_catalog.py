@@ -182,3 +182,88 @@ def test_floe_written_table_read_by_pyiceberg_and_duckdb(server, catalog, tool, 
     assert count == n and total == n * (n - 1) // 2
     con.execute(f"ATTACH '' AS floe (TYPE iceberg, ENDPOINT '{server.url}', AUTHORIZATION_TYPE 'none')")
     assert con.execute(f'SELECT count(*) FROM floe."{ns}".events').fetchone()[0] == n
+
+
+def test_floe_appends_to_a_table_pyiceberg_created(catalog, server, tool, tmp_path):
+    """Floe reads another writer's metadata and manifest list, then adds its own snapshot."""
+    ns = unique("mixed")
+    catalog.create_namespace(ns)
+    schema = Schema(NestedField(1, "id", LongType(), required=True), NestedField(2, "name", StringType(), required=False))
+    table = catalog.create_table(f"{ns}.t", schema=schema)
+    arrow_schema = pa.schema([pa.field("id", pa.int64(), False), pa.field("name", pa.string())])
+    table.append(pa.table({"id": pa.array([1, 2], pa.int64()), "name": ["py", "py"]}, schema=arrow_schema))
+    src = tmp_path / "more.parquet"
+    pq.write_table(pa.table({"id": pa.array([3, 4, 5], pa.int64()), "name": ["floe"] * 3}, schema=arrow_schema), src)
+    out = subprocess.run([str(tool("floe_iceberg_append")), "--catalog-uri", server.catalog_uri,
+                          "--warehouse", server.warehouse, "--table", f"{ns}.t", "--input", str(src),
+                          "--summary", json.dumps({"floe.offsets": json.dumps({"orders": {"0": 42}})})],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    table = catalog.load_table(f"{ns}.t")
+    rows = sorted(table.scan().to_arrow().to_pylist(), key=lambda r: r["id"])
+    assert rows == [{"id": 1, "name": "py"}, {"id": 2, "name": "py"}, {"id": 3, "name": "floe"},
+                    {"id": 4, "name": "floe"}, {"id": 5, "name": "floe"}]
+    snapshot = table.current_snapshot()
+    assert snapshot.summary["total-records"] == "5"
+    assert json.loads(snapshot.summary["floe.offsets"]) == {"orders": {"0": 42}}
+    assert snapshot.parent_snapshot_id == table.history()[0].snapshot_id
+    # pyiceberg appends again on top of Floe's snapshot.
+    table.append(pa.table({"id": pa.array([6], pa.int64()), "name": ["py"]}, schema=arrow_schema))
+    assert catalog.load_table(f"{ns}.t").scan().to_arrow().num_rows == 6
+
+
+def test_multi_table_transaction_is_all_or_nothing(server, catalog):
+    ns = unique("txn")
+    catalog.create_namespace(ns)
+    for name in ("a", "b"):
+        catalog.create_table(f"{ns}.{name}", schema=Schema(NestedField(1, "id", LongType(), required=True)))
+    uuid_a = catalog.load_table(f"{ns}.a").metadata.table_uuid
+
+    def change(name, table_uuid):
+        return {"identifier": {"namespace": [ns], "name": name},
+                "requirements": [{"type": "assert-table-uuid", "uuid": str(table_uuid)}],
+                "updates": [{"action": "set-properties", "updates": {"txn": "1"}}]}
+
+    bad = requests.post(f"{server.url}/v1/transactions/commit",
+                        json={"table-changes": [change("a", uuid_a), change("b", uuid.uuid4())]}, timeout=10)
+    assert bad.status_code == 409, bad.text
+    assert "txn" not in catalog.load_table(f"{ns}.a").properties  # a's change did not land alone
+    uuid_b = catalog.load_table(f"{ns}.b").metadata.table_uuid
+    ok = requests.post(f"{server.url}/v1/transactions/commit",
+                       json={"table-changes": [change("a", uuid_a), change("b", uuid_b)]}, timeout=10)
+    assert ok.status_code == 204, ok.text
+    assert catalog.load_table(f"{ns}.a").properties["txn"] == "1"
+    assert catalog.load_table(f"{ns}.b").properties["txn"] == "1"
+
+
+def test_rename_and_register(server, catalog):
+    ns = unique("ren")
+    catalog.create_namespace(ns)
+    t = catalog.create_table(f"{ns}.old", schema=Schema(NestedField(1, "id", LongType(), required=True)))
+    catalog.rename_table(f"{ns}.old", f"{ns}.new")
+    assert (ns, "new") in catalog.list_tables(ns) and (ns, "old") not in catalog.list_tables(ns)
+    registered = catalog.register_table(f"{ns}.again", t.metadata_location)
+    assert registered.metadata.table_uuid == t.metadata.table_uuid
+
+
+def test_bearer_token_is_required_when_configured(floe_bin, tmp_path):
+    with FloeCatalogServer(floe_bin, tmp_path / "wh", token="s3cret") as s:
+        assert requests.get(f"{s.url}/v1/config", timeout=10).status_code == 401
+        r = requests.get(f"{s.url}/v1/config", headers={"Authorization": "Bearer wrong"}, timeout=10)
+        assert r.status_code == 401 and r.json()["error"]["type"] == "NotAuthorizedException"
+        cat = RestCatalog("floe", uri=s.url, token="s3cret")
+        cat.create_namespace("secured")
+        assert ("secured",) in cat.list_namespaces()
+
+
+def test_rest_server_on_postgresql(floe_bin, tmp_path):
+    from tests.integration.fixtures.postgres import PostgresServer
+    with PostgresServer(tmp_path / "pg") as pg, \
+            FloeCatalogServer(floe_bin, tmp_path / "wh", catalog_uri=pg.database_uri("floe_catalog")) as s:
+        cat = RestCatalog("floe", uri=s.url)
+        cat.create_namespace("pgns")
+        table = cat.create_table("pgns.t", schema=Schema(NestedField(1, "id", LongType(), required=True)))
+        table.append(pa.table({"id": pa.array([7, 8], pa.int64())}, schema=pa.schema([pa.field("id", pa.int64(), False)])))
+        assert cat.load_table("pgns.t").scan().to_arrow().num_rows == 2
+        rows = pg.sql("SELECT table_namespace, table_name FROM iceberg_tables", database="floe_catalog")
+        assert "pgns|t" in rows
