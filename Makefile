@@ -26,7 +26,8 @@ $(RELEASE_DIR)/build.ninja:
 build-release: deps $(RELEASE_DIR)/build.ninja
 	ninja -C $(RELEASE_DIR) -j$(JOBS)
 
-# Every unit and integration test, one summary at the end, non-zero exit on any failure.
+# Every unit and integration test (the Spark tier included), one summary at the end,
+# non-zero exit on any failure.
 test: build
 	@scripts/run-tests.sh $(ASAN_DIR)
 
@@ -41,3 +42,9 @@ demo: build-release
 
 clean:
 	rm -rf build
+
+# The slow tier alone: Apache Spark + the Iceberg runtime against Floe's REST catalog
+# (docs/testing-with-spark.md). `make test` runs it too.
+.PHONY: test-slow
+test-slow: build
+	@scripts/run-tests.sh $(ASAN_DIR) slow

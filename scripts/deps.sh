@@ -15,7 +15,7 @@ APT_PACKAGES=(
   libsqlite3-dev libpq-dev postgresql libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev
   libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcpp-httplib-dev
-  openjdk-17-jre-headless maven python3-venv
+  openjdk-17-jdk-headless maven python3-venv
 )
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -51,5 +51,8 @@ fi
 # normal install has, so CMake and the runtime linker treat them like one.
 "$ROOT/scripts/arrow-from-wheel.sh" "$VENV/bin/python" "$DEPS/arrow"
 
-# --- Apache Kafka broker jars (Maven Central) ----------------------------------------
-"$ROOT/scripts/kafka/install.sh"
+# --- Java servers the tests run (Maven Central) -----------------------------------------
+"$ROOT/scripts/kafka/install.sh"                # Apache Kafka broker (KRaft)
+"$ROOT/scripts/iceberg-rest-fixture/install.sh" # Apache Iceberg's REST catalog test server
+# Spark (pyspark + the Iceberg runtime) is large and only the slow tier uses it:
+# scripts/run-tests.sh installs it on demand via scripts/spark/install.sh.

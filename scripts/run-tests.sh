@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the GoogleTest unit tests (ctest) and the pytest integration tests against one build
-# directory, then prints one summary. Usage: run-tests.sh BUILD_DIR [unit|integration|all]
+# directory, then prints one summary. Usage: run-tests.sh BUILD_DIR [unit|integration|slow|all]
+# "integration" leaves out the slow tier (tests/integration/slow: Spark); "all" runs it too.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="$(cd "$1" && pwd)"; WHAT="${2:-all}"
@@ -15,9 +16,15 @@ if [ "$WHAT" = all ] || [ "$WHAT" = unit ]; then
   echo "== unit tests (ctest, $BUILD)"
   ctest --test-dir "$BUILD" --output-on-failure -j2 --output-junit "$REPORTS/unit.xml" || status=1
 fi
-if [ "$WHAT" = all ] || [ "$WHAT" = integration ]; then
-  echo "== integration tests (pytest)"
-  "$ROOT/.deps/venv/bin/python" -m pytest "$ROOT/tests/integration" -q -p no:cacheprovider \
+if [ "$WHAT" = all ] || [ "$WHAT" = integration ] || [ "$WHAT" = slow ]; then
+  target="$ROOT/tests/integration"
+  if [ "$WHAT" != integration ]; then
+    export FLOE_SLOW_TESTS=1  # tests/integration/slow/conftest.py collects the Spark tier only then
+    "$ROOT/scripts/spark/install.sh"
+  fi
+  [ "$WHAT" = slow ] && target="$ROOT/tests/integration/slow"
+  echo "== integration tests (pytest $([ "$WHAT" = integration ] && echo 'without' || echo 'with') the Spark tier)"
+  "$ROOT/.deps/venv/bin/python" -m pytest "$target" -q -p no:cacheprovider -rxX \
       --junitxml="$REPORTS/integration.xml" || status=1
 fi
 "$ROOT/.deps/venv/bin/python" "$ROOT/scripts/test-summary.py" "$REPORTS"/*.xml || status=1

@@ -2,14 +2,22 @@
 // writer path — table creation in the built-in catalog, partitioning, Parquet files with
 // field ids, column metrics, manifests, fast-append commit with retry — so integration
 // tests can check Floe-written tables with pyiceberg and DuckDB before the pipeline exists.
+// --catalog-type rest goes through Floe's Iceberg REST client instead of the built-in catalog
+// (the server then writes the metadata files); --signal-prepared/--wait-for line up two runs
+// on one base snapshot, so tests can force a commit conflict.
 #include <arrow/api.h>
 #include <arrow/io/api.h>
 #include <CLI/CLI.hpp>
 #include <parquet/arrow/reader.h>
 
+#include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <thread>
 
 #include "floe/catalog/iceberg_catalog.h"
+#include "floe/catalog/rest_catalog_client.h"
 #include "floe/columnar/parquet_file_writer.h"
 #include "floe/columnar/partitioner.h"
 #include "floe/core/arrow_interop.h"
@@ -24,6 +32,7 @@ using floe::Result;
 using floe::Status;
 
 struct Options {
+  std::string catalog_type = "builtin";  // builtin | rest
   std::string catalog_uri;
   std::string warehouse;
   std::string table;
@@ -31,7 +40,40 @@ struct Options {
   std::vector<std::string> partition_by;
   std::int64_t rows_per_file = 1 << 20;
   std::string summary_json;  // extra snapshot summary entries as a JSON object
+  // REST catalog only.
+  std::string token;
+  std::string credential;
+  std::string prefix;
+  // Test hooks around the first commit attempt.
+  std::string signal_prepared;  // written once the first commit is prepared
+  std::string wait_for;         // waited for (up to 120 s) before the first commit is sent
 };
+
+Result<std::unique_ptr<floe::catalog::TableCatalog>> OpenCatalog(const Options& o) {
+  if (o.catalog_type == "rest") {
+    floe::catalog::RestCatalogOptions rest;
+    rest.uri = o.catalog_uri;
+    rest.warehouse = o.warehouse;
+    rest.token = o.token;
+    rest.credential = o.credential;
+    rest.prefix = o.prefix;
+    FLOE_ASSIGN_OR_RETURN(auto client, floe::catalog::RestCatalogClient::Open(std::move(rest)));
+    return std::unique_ptr<floe::catalog::TableCatalog>(std::move(client));
+  }
+  if (o.catalog_type != "builtin") return Status::InvalidArgument("--catalog-type must be builtin or rest");
+  if (o.warehouse.empty()) return Status::InvalidArgument("--warehouse is required with --catalog-type builtin");
+  FLOE_ASSIGN_OR_RETURN(auto catalog, floe::catalog::IcebergCatalog::Open(o.catalog_uri, o.warehouse));
+  return std::unique_ptr<floe::catalog::TableCatalog>(std::move(catalog));
+}
+
+Status WaitForFile(const std::string& path) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (!std::filesystem::exists(path)) {
+    if (std::chrono::steady_clock::now() > deadline) return Status::Unavailable("--wait-for " + path + ": timed out");
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return Status::OK();
+}
 
 Result<floe::catalog::TableIdentifier> ParseIdentifier(const std::string& text) {
   const auto dot = text.rfind('.');
@@ -55,13 +97,15 @@ Result<std::shared_ptr<arrow::Table>> ReadInput(const std::string& path) {
   return floe::FromArrow(reader->ReadTable());
 }
 
-Result<floe::catalog::LoadedTable> EnsureTable(floe::catalog::IcebergCatalog& catalog,
+Result<floe::catalog::LoadedTable> EnsureTable(floe::catalog::TableCatalog& catalog,
                                                const floe::catalog::TableIdentifier& id, const arrow::Schema& input,
                                                const std::vector<std::string>& partition_by) {
   auto loaded = catalog.LoadTable(id);
   if (loaded.ok() || loaded.status().code() != floe::StatusCode::kNotFound) return loaded;
-  if (!catalog.pointers().LoadNamespaceProperties(id.ns).ok()) {
-    FLOE_RETURN_IF_ERROR(catalog.pointers().CreateNamespace(id.ns, {}));
+  if (!catalog.LoadNamespaceProperties(id.ns).ok()) {
+    auto created = catalog.CreateNamespace(id.ns, {});
+    // Another run of this tool may have created it meanwhile.
+    if (!created.ok() && created.code() != floe::StatusCode::kAlreadyExists) return created;
   }
   floe::catalog::NewTable table;
   table.id = id;
@@ -73,7 +117,9 @@ Result<floe::catalog::LoadedTable> EnsureTable(floe::catalog::IcebergCatalog& ca
     spec.fields.push_back(field);
   }
   table.spec = spec;
-  return catalog.CreateTable(table);
+  auto result = catalog.CreateTable(table);
+  if (!result.ok() && result.status().code() == floe::StatusCode::kAlreadyExists) return catalog.LoadTable(id);
+  return result;
 }
 
 // The input's columns under the table's Arrow schema (field ids), matched by name.
@@ -111,7 +157,7 @@ Result<floe::iceberg::DataFile> WriteDataFile(floe::storage::FileIO& io, const s
 
 Status Run(const Options& o) {
   FLOE_ASSIGN_OR_RETURN(auto id, ParseIdentifier(o.table));
-  FLOE_ASSIGN_OR_RETURN(auto catalog, floe::catalog::IcebergCatalog::Open(o.catalog_uri, o.warehouse));
+  FLOE_ASSIGN_OR_RETURN(auto catalog, OpenCatalog(o));
   FLOE_ASSIGN_OR_RETURN(auto input, ReadInput(o.input));
   FLOE_ASSIGN_OR_RETURN(auto table, EnsureTable(*catalog, id, *input->schema(), o.partition_by));
   const floe::schema::Schema& schema = *table.metadata.CurrentSchema();
@@ -144,6 +190,8 @@ Status Run(const Options& o) {
   // Optimistic concurrency: on conflict, rebuild the commit on fresh metadata.
   for (int attempt = 1;; ++attempt) {
     FLOE_ASSIGN_OR_RETURN(auto commit, floe::iceberg::PrepareFastAppend(table.metadata, append));
+    if (attempt == 1 && !o.signal_prepared.empty()) std::ofstream(o.signal_prepared) << commit.snapshot_id << "\n";
+    if (attempt == 1 && !o.wait_for.empty()) FLOE_RETURN_IF_ERROR(WaitForFile(o.wait_for));
     auto committed = catalog->CommitTable({id, commit.requirements, commit.updates});
     if (committed.ok()) {
       std::cout << nlohmann::json({{"files", append.files.size()},
@@ -164,8 +212,15 @@ Status Run(const Options& o) {
 int main(int argc, char** argv) {
   CLI::App app{"Append a Parquet file's rows to an Iceberg table with Floe's writer (test tool)"};
   Options o;
-  app.add_option("--catalog-uri", o.catalog_uri)->required();
-  app.add_option("--warehouse", o.warehouse)->required();
+  app.add_option("--catalog-type", o.catalog_type, "builtin (SQL catalog URI) or rest (Iceberg REST catalog URI)")
+      ->check(CLI::IsMember({"builtin", "rest"}));
+  app.add_option("--catalog-uri", o.catalog_uri, "sqlite:///…, postgresql://… or http(s)://… for rest")->required();
+  app.add_option("--warehouse", o.warehouse, "builtin: where new tables go (required); rest: ?warehouse= for /v1/config");
+  app.add_option("--token", o.token, "rest: bearer token");
+  app.add_option("--credential", o.credential, "rest: OAuth2 client credentials client_id:client_secret");
+  app.add_option("--prefix", o.prefix, "rest: client-side prefix (the server's config may override it)");
+  app.add_option("--signal-prepared", o.signal_prepared, "test hook: write this file once the first commit is prepared");
+  app.add_option("--wait-for", o.wait_for, "test hook: wait until this file exists before the first commit");
   app.add_option("--table", o.table, "<namespace>.<table>")->required();
   app.add_option("--input", o.input, "Parquet file")->required();
   app.add_option("--partition-by", o.partition_by, "partition expressions, e.g. day(ts) bucket[4](id)");

@@ -7,6 +7,7 @@
 
 #include <set>
 
+#include "floe/catalog/rest_catalog_client.h"
 #include "floe/catalog/sql_catalog.h"
 #include "floe/core/arrow_interop.h"
 #include "floe/iceberg/metadata_files.h"
@@ -193,6 +194,22 @@ Result<LoadedTable> IcebergCatalog::RegisterTable(const TableIdentifier& id, con
   FLOE_ASSIGN_OR_RETURN(auto metadata, ReadMetadata(metadata_location));
   FLOE_RETURN_IF_ERROR(pointers_->CreateTable(id, metadata_location));
   return LoadedTable{id, metadata_location, std::move(metadata)};
+}
+
+// --- Opening the configured catalog ------------------------------------------------------------
+
+Result<std::unique_ptr<TableCatalog>> OpenTableCatalog(const FloeConfig& config) {
+  if (config.catalog.type == CatalogType::kRest) {
+    RestCatalogOptions options;
+    options.uri = config.catalog.uri;
+    options.token = config.catalog.token;
+    options.warehouse = config.warehouse;
+    FLOE_ASSIGN_OR_RETURN(auto client, RestCatalogClient::Open(std::move(options)));
+    return std::unique_ptr<TableCatalog>(std::move(client));
+  }
+  FLOE_ASSIGN_OR_RETURN(auto uri, DefaultCatalogUri(config));
+  FLOE_ASSIGN_OR_RETURN(auto catalog, IcebergCatalog::Open(uri, config.warehouse));
+  return std::unique_ptr<TableCatalog>(std::move(catalog));
 }
 
 }  // namespace floe::catalog

@@ -4,6 +4,7 @@
 // it, so a commit from pyiceberg and one from the pipeline follow one protocol:
 // load fresh metadata -> check requirements -> apply updates -> write a new metadata file
 // -> compare-and-swap the pointer (kConflict if another writer won; callers retry).
+// TableCatalog is the interface it shares with the Iceberg REST client (rest_catalog_client.h).
 #include <map>
 #include <memory>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "floe/catalog/catalog.h"
+#include "floe/core/config.h"
 #include "floe/core/result.h"
 #include "floe/iceberg/table_metadata.h"
 #include "floe/iceberg/table_requirement.h"
@@ -42,7 +44,40 @@ struct TableChange {
   std::vector<iceberg::TableUpdate> updates;
 };
 
-class IcebergCatalog {
+// --- TableCatalog: what the pipeline codes against --------------------------------------------
+// A catalog of Iceberg tables, whoever writes the metadata files: IcebergCatalog below (Floe's
+// SQL pointer store; Floe writes the files itself) or RestCatalogClient (rest_catalog_client.h;
+// an external Iceberg REST catalog server applies commits and writes the files). Thread-safe.
+// Status codes follow catalog.h: kNotFound, kAlreadyExists (create / rename / register target),
+// kConflict (a requirement failed or another writer won: reload and retry; also dropping a
+// namespace that is not empty), kInvalidArgument, kUnavailable (retry with backoff; for a commit
+// the outcome may be unknown: reload and check whether the change landed before retrying).
+class TableCatalog {
+ public:
+  virtual ~TableCatalog() = default;
+
+  virtual Status CreateNamespace(const Namespace& ns, const Properties& properties) = 0;
+  virtual Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) = 0;
+  virtual Result<Properties> LoadNamespaceProperties(const Namespace& ns) = 0;
+  virtual Status UpdateNamespaceProperties(const Namespace& ns, const std::vector<std::string>& removals,
+                                           const Properties& updates) = 0;
+  virtual Status DropNamespace(const Namespace& ns) = 0;
+
+  virtual Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) = 0;
+  virtual Result<LoadedTable> LoadTable(const TableIdentifier& id) = 0;
+  // With stage_only the table is not created: the result (metadata_location empty) is the
+  // starting point of a later CommitTable with an assert-create requirement.
+  virtual Result<LoadedTable> CreateTable(const NewTable& table, bool stage_only = false) = 0;
+  virtual Result<LoadedTable> CommitTable(const TableChange& change) = 0;
+  // All changes land or none does.
+  virtual Status CommitTransaction(const std::vector<TableChange>& changes) = 0;
+  virtual Status DropTable(const TableIdentifier& id, bool purge) = 0;
+  virtual Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) = 0;
+  virtual Result<LoadedTable> RegisterTable(const TableIdentifier& id, const std::string& metadata_location) = 0;
+};
+
+// The SQL-backed TableCatalog (catalog.type: builtin).
+class IcebergCatalog final : public TableCatalog {
  public:
   // catalog_uri: sqlite:///… or postgresql://…; warehouse: a path or URI for new tables.
   static Result<std::unique_ptr<IcebergCatalog>> Open(const std::string& catalog_uri, const std::string& warehouse,
@@ -51,18 +86,38 @@ class IcebergCatalog {
   Catalog& pointers() { return *pointers_; }
   const std::string& warehouse_uri() const { return warehouse_uri_; }
 
-  Result<LoadedTable> LoadTable(const TableIdentifier& id);
+  Result<LoadedTable> LoadTable(const TableIdentifier& id) override;
   // Builds the first metadata; with stage_only it is returned but not written or registered
   // (REST "stage-create": the client commits it later with assert-create).
-  Result<LoadedTable> CreateTable(const NewTable& table, bool stage_only = false);
+  Result<LoadedTable> CreateTable(const NewTable& table, bool stage_only = false) override;
   // One commit attempt against fresh metadata; kConflict when a requirement fails or the
   // pointer moved underneath. A missing table with an assert-create requirement is created.
-  Result<LoadedTable> CommitTable(const TableChange& change);
+  Result<LoadedTable> CommitTable(const TableChange& change) override;
   // Several tables: all requirements are checked and all metadata files written before any
   // pointer moves; pointers then move in one database transaction.
-  Status CommitTransaction(const std::vector<TableChange>& changes);
-  Status DropTable(const TableIdentifier& id, bool purge);
-  Result<LoadedTable> RegisterTable(const TableIdentifier& id, const std::string& metadata_location);
+  Status CommitTransaction(const std::vector<TableChange>& changes) override;
+  Status DropTable(const TableIdentifier& id, bool purge) override;
+  Result<LoadedTable> RegisterTable(const TableIdentifier& id, const std::string& metadata_location) override;
+
+  // TableCatalog's namespace operations, ListTables and RenameTable: the pointer store's.
+  Status CreateNamespace(const Namespace& ns, const Properties& properties) override {
+    return pointers_->CreateNamespace(ns, properties);
+  }
+  Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) override {
+    return pointers_->ListNamespaces(parent);
+  }
+  Result<Properties> LoadNamespaceProperties(const Namespace& ns) override {
+    return pointers_->LoadNamespaceProperties(ns);
+  }
+  Status UpdateNamespaceProperties(const Namespace& ns, const std::vector<std::string>& removals,
+                                   const Properties& updates) override {
+    return pointers_->UpdateNamespaceProperties(ns, removals, updates);
+  }
+  Status DropNamespace(const Namespace& ns) override { return pointers_->DropNamespace(ns); }
+  Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) override { return pointers_->ListTables(ns); }
+  Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override {
+    return pointers_->RenameTable(from, to);
+  }
 
  private:
   IcebergCatalog(std::unique_ptr<Catalog> pointers, std::string warehouse_uri);
@@ -73,5 +128,11 @@ class IcebergCatalog {
   std::unique_ptr<Catalog> pointers_;
   std::string warehouse_uri_;
 };
+
+// --- Opening the configured catalog ------------------------------------------------------------
+// catalog.type builtin: an IcebergCatalog over DefaultCatalogUri(config) and `warehouse`;
+// rest: a RestCatalogClient (rest_catalog_client.h) at catalog.uri with catalog.token as the bearer
+// token and `warehouse` (when set) as the /v1/config warehouse parameter.
+Result<std::unique_ptr<TableCatalog>> OpenTableCatalog(const FloeConfig& config);
 
 }  // namespace floe::catalog

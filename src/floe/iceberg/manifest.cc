@@ -2,6 +2,11 @@
 
 #include <arrow/api.h>
 
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
 #include "floe/avro/binary_writer.h"
 #include "floe/avro/container_file.h"
 #include "floe/core/arrow_interop.h"
@@ -79,13 +84,24 @@ Status WritePartitionValue(BinaryWriter& w, const PartitionValue& value, const s
   return Status::OK();
 }
 
-Status WriteEntry(BinaryWriter& w, const ManifestEntry& e, const schema::Type& partition_type) {
+// Checked for every entry before anything is written (Summarize indexes the tuples too).
+Status CheckEntry(const ManifestEntry& e, const schema::Type& partition_type) {
   const DataFile& f = e.data_file;
+  if (e.content != FileContent::kData) {
+    return Status::Unsupported("manifest entry for " + f.file_path +
+                               " is a delete file: Floe writes data manifests only");
+  }
   if (f.partition.size() != partition_type.fields().size()) {
     return Status::InvalidArgument("data file " + f.file_path + " has " + std::to_string(f.partition.size()) +
                                    " partition values, the spec has " +
                                    std::to_string(partition_type.fields().size()) + " fields");
   }
+  return Status::OK();
+}
+
+Status WriteEntry(BinaryWriter& w, const ManifestEntry& e, const schema::Type& partition_type) {
+  const DataFile& f = e.data_file;
+  FLOE_RETURN_IF_ERROR(CheckEntry(e, partition_type));
   w.WriteInt(static_cast<std::int32_t>(e.status));
   WriteOptionalLong(w, e.snapshot_id);
   WriteOptionalLong(w, e.sequence_number);
@@ -125,26 +141,59 @@ Status WriteEntry(BinaryWriter& w, const ManifestEntry& e, const schema::Type& p
   return Status::OK();
 }
 
-// Partition summaries for the manifest list: null presence and bounds per partition field.
+// Decimal literals are minimal big-endian two's complement: compare them as signed
+// numbers (bytewise order puts -3.50 after 250.00).
+int CompareDecimals(const std::string& a, const std::string& b) {
+  auto negative = [](const std::string& v) { return !v.empty() && (static_cast<unsigned char>(v[0]) & 0x80); };
+  if (negative(a) != negative(b)) return negative(a) ? -1 : 1;
+  const std::size_t size = std::max(a.size(), b.size());
+  const std::string x = SignExtend(a, size), y = SignExtend(b, size);
+  return x < y ? -1 : (y < x ? 1 : 0);  // same sign, same width: unsigned bytewise order is numeric order
+}
+
+int ComparePartitionValues(const Literal& a, const Literal& b, const schema::Type& type) {
+  if (type.id() == schema::TypeId::kDecimal && std::holds_alternative<std::string>(a) &&
+      std::holds_alternative<std::string>(b)) {
+    return CompareDecimals(std::get<std::string>(a), std::get<std::string>(b));
+  }
+  return CompareLiterals(a, b);  // strings/binary: unsigned bytewise (UTF-8: code point order)
+}
+
+bool IsNaN(const Literal& v) {
+  if (const auto* f = std::get_if<float>(&v)) return std::isnan(*f);
+  if (const auto* d = std::get_if<double>(&v)) return std::isnan(*d);
+  return false;
+}
+
+// Partition summaries for the manifest list: null and NaN presence and bounds per partition
+// field, in the field type's order (NaN is never a bound).
 Result<std::vector<FieldSummary>> Summarize(const std::vector<ManifestEntry>& entries,
                                             const schema::Type& partition_type) {
   const std::size_t n = partition_type.fields().size();
   std::vector<FieldSummary> out(n);
   std::vector<std::optional<Literal>> lower(n), upper(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& type = *partition_type.fields()[i].type;
+    if (type.id() == schema::TypeId::kFloat || type.id() == schema::TypeId::kDouble) out[i].contains_nan = false;
+  }
   for (const auto& e : entries) {
     for (std::size_t i = 0; i < n; ++i) {
       const auto& v = e.data_file.partition[i];
+      const auto& type = *partition_type.fields()[i].type;
       if (!v) {
         out[i].contains_null = true;
         continue;
       }
-      if (!lower[i] || CompareLiterals(*v, *lower[i]) < 0) lower[i] = *v;
-      if (!upper[i] || CompareLiterals(*v, *upper[i]) > 0) upper[i] = *v;
+      if (IsNaN(*v)) {
+        out[i].contains_nan = true;
+        continue;
+      }
+      if (!lower[i] || ComparePartitionValues(*v, *lower[i], type) < 0) lower[i] = *v;
+      if (!upper[i] || ComparePartitionValues(*v, *upper[i], type) > 0) upper[i] = *v;
     }
   }
   for (std::size_t i = 0; i < n; ++i) {
     const auto& type = *partition_type.fields()[i].type;
-    if (type.id() == schema::TypeId::kFloat || type.id() == schema::TypeId::kDouble) out[i].contains_nan = false;
     if (lower[i]) {
       FLOE_ASSIGN_OR_RETURN(out[i].lower_bound, SingleValueBytes(*lower[i], type));
       FLOE_ASSIGN_OR_RETURN(out[i].upper_bound, SingleValueBytes(*upper[i], type));
@@ -152,6 +201,64 @@ Result<std::vector<FieldSummary>> Summarize(const std::vector<ManifestEntry>& en
   }
   return out;
 }
+
+// Avro defines each named type (fixed, record, enum) once. Two partition fields of one
+// decimal, fixed or uuid type (e.g. identity(price) and truncate[10](price), both
+// "decimal_9_2") must not define it twice, which strict readers (Java's Avro, fastavro,
+// Floe's own) reject; but the by-name reference Java's writer emits instead is what
+// pyiceberg 0.12 cannot read ("Type not recognized: decimal_9_2"). So every use gets its own
+// definition under a unique name ("decimal_9_2_2"): all readers accept that, and names play
+// no part in decoding. References already in `node` are expanded the same way.
+class NamedTypes {
+ public:
+  void Expand(nlohmann::json& node) {
+    if (node.is_string()) {
+      auto it = definitions_.find(node.get<std::string>());
+      if (it == definitions_.end()) return;  // a primitive
+      nlohmann::json copy = it->second;
+      copy["name"] = Unique(it->first);
+      node = std::move(copy);
+      return;
+    }
+    if (node.is_array()) {  // a union
+      for (auto& branch : node) Expand(branch);
+      return;
+    }
+    if (!node.is_object()) return;
+    auto type = node.find("type");
+    if (type == node.end()) return;
+    if (!type->is_string()) {
+      Expand(*type);  // {"type": {...}} wrappers
+      return;
+    }
+    const std::string kind = type->get<std::string>();
+    if (kind == "fixed" || kind == "record" || kind == "enum") {
+      auto name = node.find("name");
+      if (name != node.end() && name->is_string()) {
+        const std::string original = name->get<std::string>();
+        *name = Unique(original);
+        definitions_.emplace(original, node);  // the first definition, for references
+      }
+    }
+    if (kind == "record" && node.contains("fields") && node["fields"].is_array()) {
+      for (auto& field : node["fields"]) {
+        if (field.is_object() && field.contains("type")) Expand(field["type"]);
+      }
+    }
+    if (auto items = node.find("items"); items != node.end()) Expand(*items);
+    if (auto values = node.find("values"); values != node.end()) Expand(*values);
+  }
+
+ private:
+  std::string Unique(const std::string& name) {
+    std::string unique = name;
+    for (int n = 2; used_.count(unique); ++n) unique = name + "_" + std::to_string(n);
+    used_.insert(unique);
+    return unique;
+  }
+  std::map<std::string, nlohmann::json> definitions_;
+  std::set<std::string> used_;
+};
 
 Result<std::int64_t> WriteContainer(storage::FileIO& io, const std::string& relative_path, const std::string& schema_json,
                                     std::map<std::string, std::string> metadata,
@@ -174,6 +281,7 @@ Result<ManifestFile> WriteManifest(storage::FileIO& io, const std::string& relat
                                    std::int64_t sequence_number, const std::vector<ManifestEntry>& entries) {
   FLOE_ASSIGN_OR_RETURN(auto partition_type, context.spec->PartitionType(*context.schema));
   FLOE_ASSIGN_OR_RETURN(auto avro_schema, ManifestEntryAvroSchema(*context.schema, *context.spec));
+  NamedTypes().Expand(avro_schema);
   nlohmann::json spec_fields = schema::PartitionSpecToJson(*context.spec)["fields"];
   std::map<std::string, std::string> metadata = {
       {"schema", schema::SchemaToJson(*context.schema).dump()},
@@ -190,13 +298,17 @@ Result<ManifestFile> WriteManifest(storage::FileIO& io, const std::string& relat
   out.min_sequence_number = sequence_number;
   out.added_snapshot_id = snapshot_id;
   for (const auto& e : entries) {
+    FLOE_RETURN_IF_ERROR(CheckEntry(e, *partition_type));
     const std::int64_t rows = e.data_file.record_count;
     switch (e.status) {
       case EntryStatus::kAdded: ++out.added_files_count; out.added_rows_count += rows; break;
       case EntryStatus::kExisting: ++out.existing_files_count; out.existing_rows_count += rows; break;
       case EntryStatus::kDeleted: ++out.deleted_files_count; out.deleted_rows_count += rows; break;
     }
-    if (e.sequence_number) out.min_sequence_number = std::min(out.min_sequence_number, *e.sequence_number);
+    // The spec's min_sequence_number is over live (added or existing) files only.
+    if (e.sequence_number && e.status != EntryStatus::kDeleted) {
+      out.min_sequence_number = std::min(out.min_sequence_number, *e.sequence_number);
+    }
   }
   FLOE_ASSIGN_OR_RETURN(out.partitions, Summarize(entries, *partition_type));
   FLOE_ASSIGN_OR_RETURN(out.manifest_length,

@@ -41,11 +41,15 @@ struct ManifestFile {
 
 enum class EntryStatus { kExisting = 0, kAdded = 1, kDeleted = 2 };
 
+// data_file.content: what a manifest entry's file holds. Floe writes data files only.
+enum class FileContent { kData = 0, kPositionDeletes = 1, kEqualityDeletes = 2 };
+
 struct ManifestEntry {
   EntryStatus status = EntryStatus::kAdded;
   std::optional<std::int64_t> snapshot_id;
   std::optional<std::int64_t> sequence_number;       // null = inherited from the manifest list
   std::optional<std::int64_t> file_sequence_number;  // likewise
+  FileContent content = FileContent::kData;          // WriteManifest accepts kData only
   DataFile data_file;
 };
 
@@ -67,5 +71,22 @@ Status WriteManifestList(storage::FileIO& io, const std::string& relative_path, 
 
 // Reads a manifest list by absolute URI (written by Floe or any other engine).
 Result<std::vector<ManifestFile>> ReadManifestList(const std::string& uri);
+
+// Reads the entries of the manifest that `manifest` (a manifest-list entry) describes, by
+// its absolute URI: written by Floe, Java or pyiceberg, format v1 or v2, any codec the Avro
+// module reads (null, deflate, snappy, zstandard). The file is decoded with its own writer
+// schema and fields are picked by name (v1 files have no sequence numbers or content).
+// `spec` must be the manifest's spec (its id is checked against partition_spec_id) and
+// `schema` a schema its partition type is derived from (normally the table's current one):
+// partition values are matched by partition field id (then by name) and converted to
+// Literals of that type, also across the allowed promotions (int→long, float→double).
+//
+// Inheritance (spec "Sequence Number Inheritance"): a null snapshot_id becomes the
+// manifest's added_snapshot_id; a null data/file sequence number becomes the manifest's
+// sequence_number for ADDED entries, and for every entry when that is 0 (v1 manifests).
+// Each data_file.spec_id is set to spec.spec_id. Not kept: key_metadata, equality_ids and
+// v3 row-lineage fields.
+Result<std::vector<ManifestEntry>> ReadManifest(const ManifestFile& manifest, const schema::Schema& schema,
+                                                const schema::PartitionSpec& spec);
 
 }  // namespace floe::iceberg

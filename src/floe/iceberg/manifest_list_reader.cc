@@ -91,6 +91,7 @@ Result<std::vector<ManifestFile>> ReadManifestList(const std::string& uri) {
   const auto existing_rows = Column(*batch, {"existing_rows_count"});
   const auto deleted_rows = Column(*batch, {"deleted_rows_count"});
   const auto partitions = Column(*batch, {"partitions"});
+  const auto key_metadata = Column(*batch, {"key_metadata"});
   for (std::int64_t r = 0; r < batch->num_rows(); ++r) {
     ManifestFile m;
     FLOE_RETURN_IF_ERROR((Read<arrow::StringArray>(path_col, r, m.manifest_path, "manifest_path", true)));
@@ -107,6 +108,12 @@ Result<std::vector<ManifestFile>> ReadManifestList(const std::string& uri) {
     FLOE_RETURN_IF_ERROR((Read<arrow::Int64Array>(existing_rows, r, m.existing_rows_count, "existing_rows_count", false)));
     FLOE_RETURN_IF_ERROR((Read<arrow::Int64Array>(deleted_rows, r, m.deleted_rows_count, "deleted_rows_count", false)));
     FLOE_ASSIGN_OR_RETURN(m.partitions, ReadSummaries(partitions, r));
+    // Kept so that a snapshot carrying this manifest over lists it with its key again.
+    if (key_metadata && !key_metadata->IsNull(r)) {
+      std::string key;
+      FLOE_RETURN_IF_ERROR((Read<arrow::BinaryArray>(key_metadata, r, key, "key_metadata", false)));
+      m.key_metadata = std::move(key);
+    }
     out.push_back(std::move(m));
   }
   return out;

@@ -1,5 +1,7 @@
 #include "floe/iceberg/manifest_schemas.h"
 
+#include <set>
+
 #include "floe/iceberg/single_value.h"
 
 namespace floe::iceberg {
@@ -30,9 +32,16 @@ json List(json element, int element_id) { return {{"type", "array"}, {"items", s
 Result<json> ManifestEntryAvroSchema(const schema::Schema& schema, const schema::PartitionSpec& spec) {
   json partition_fields = json::array();
   FLOE_ASSIGN_OR_RETURN(auto partition_type, spec.PartitionType(schema));
+  // Avro defines a named type (fixed: uuid, fixed[L], decimals) once per schema; a second
+  // partition field of the same type refers to it by name.
+  std::set<std::string> defined;
   for (std::size_t i = 0; i < spec.fields.size(); ++i) {
     const auto& pf = spec.fields[i];
     FLOE_ASSIGN_OR_RETURN(auto avro_type, AvroTypeOf(*partition_type->fields().at(i).type));
+    if (avro_type.is_object() && avro_type.contains("name")) {
+      const std::string name = avro_type["name"].get<std::string>();
+      if (!defined.insert(name).second) avro_type = name;
+    }
     partition_fields.push_back(Optional(pf.name, avro_type, pf.field_id));
   }
   json partition = {{"type", "record"}, {"name", "r102"}, {"fields", partition_fields}};

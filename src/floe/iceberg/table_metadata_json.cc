@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <exception>
-#include <limits>
 #include <utility>
 
 #include "floe/iceberg/table_metadata.h"
@@ -14,171 +13,7 @@ namespace floe::iceberg {
 
 using nlohmann::json;
 
-namespace json_detail {
-
-std::string_view KindName(const json& j) {
-  switch (j.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::object: return "object";
-    case json::value_t::array: return "array";
-    case json::value_t::string: return "string";
-    case json::value_t::boolean: return "boolean";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned: return "integer";
-    case json::value_t::number_float: return "number";
-    case json::value_t::binary: return "binary";
-    case json::value_t::discarded: return "discarded";
-  }
-  return "?";
-}
-
-namespace {
-
-std::string Quoted(std::string_view key) {
-  std::string out = "'";
-  out += key;
-  out += "'";
-  return out;
-}
-
-Status Missing(std::string_view key) { return Status::InvalidArgument("missing required key " + Quoted(key)); }
-
-Status WrongKind(std::string_view key, std::string_view expected, const json& got) {
-  return Status::InvalidArgument(Quoted(key) + " must be " + std::string(expected) + ", got " +
-                                 std::string(KindName(got)) + " " + got.dump(-1, ' ', false, json::error_handler_t::replace));
-}
-
-Result<std::int64_t> AsInt64(const json& v, std::string_view key) {
-  if (v.is_number_unsigned()) {
-    auto u = v.get<std::uint64_t>();
-    if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-      return WrongKind(key, "a 64-bit signed integer", v);
-    }
-    return static_cast<std::int64_t>(u);
-  }
-  if (v.is_number_integer()) return v.get<std::int64_t>();
-  return WrongKind(key, "an integer", v);
-}
-
-Result<int> AsInt(const json& v, std::string_view key) {
-  FLOE_ASSIGN_OR_RETURN(std::int64_t x, AsInt64(v, key));
-  if (x < std::numeric_limits<int>::min() || x > std::numeric_limits<int>::max()) {
-    return WrongKind(key, "a 32-bit integer", v);
-  }
-  return static_cast<int>(x);
-}
-
-}  // namespace
-
-const json* Find(const json& obj, std::string_view key) {
-  if (!obj.is_object()) return nullptr;
-  auto it = obj.find(std::string(key));
-  return it == obj.end() ? nullptr : &*it;
-}
-
-Status RequireObject(const json& j, std::string_view what) {
-  if (j.is_object()) return Status::OK();
-  return Status::InvalidArgument(std::string(what) + " must be a JSON object, got " + std::string(KindName(j)));
-}
-
-Result<std::int64_t> GetInt64(const json& obj, std::string_view key) {
-  const json* v = Find(obj, key);
-  if (v == nullptr || v->is_null()) return Missing(key);
-  return AsInt64(*v, key);
-}
-
-Result<int> GetInt(const json& obj, std::string_view key) {
-  const json* v = Find(obj, key);
-  if (v == nullptr || v->is_null()) return Missing(key);
-  return AsInt(*v, key);
-}
-
-Result<std::optional<std::int64_t>> GetOptionalInt64(const json& obj, std::string_view key) {
-  const json* v = Find(obj, key);
-  if (v == nullptr || v->is_null()) return std::optional<std::int64_t>();
-  FLOE_ASSIGN_OR_RETURN(std::int64_t x, AsInt64(*v, key));
-  return std::optional<std::int64_t>(x);
-}
-
-Result<std::optional<int>> GetOptionalInt(const json& obj, std::string_view key) {
-  const json* v = Find(obj, key);
-  if (v == nullptr || v->is_null()) return std::optional<int>();
-  FLOE_ASSIGN_OR_RETURN(int x, AsInt(*v, key));
-  return std::optional<int>(x);
-}
-
-Result<std::string> GetString(const json& obj, std::string_view key) {
-  const json* v = Find(obj, key);
-  if (v == nullptr || v->is_null()) return Missing(key);
-  if (!v->is_string()) return WrongKind(key, "a string", *v);
-  return v->get<std::string>();
-}
-
-Result<std::optional<std::string>> GetOptionalString(const json& obj, std::string_view key) {
-  const json* v = Find(obj, key);
-  if (v == nullptr || v->is_null()) return std::optional<std::string>();
-  if (!v->is_string()) return WrongKind(key, "a string", *v);
-  return std::optional<std::string>(v->get<std::string>());
-}
-
-Result<std::map<std::string, std::string, std::less<>>> GetStringMap(const json& obj, std::string_view key) {
-  std::map<std::string, std::string, std::less<>> out;
-  const json* v = Find(obj, key);
-  if (v == nullptr || v->is_null()) return out;
-  if (!v->is_object()) return WrongKind(key, "an object of strings", *v);
-  for (auto it = v->begin(); it != v->end(); ++it) {
-    const json& value = it.value();
-    if (value.is_string()) {
-      out.emplace(it.key(), value.get<std::string>());
-    } else if (value.is_number() || value.is_boolean()) {
-      out.emplace(it.key(), value.dump());
-    } else {
-      return WrongKind(std::string(key) + "." + it.key(), "a string", value);
-    }
-  }
-  return out;
-}
-
-Result<std::vector<std::string>> GetStringList(const json& obj, std::string_view key) {
-  const json* v = Find(obj, key);
-  if (v == nullptr || v->is_null()) return Missing(key);
-  if (!v->is_array()) return WrongKind(key, "an array of strings", *v);
-  std::vector<std::string> out;
-  for (size_t i = 0; i < v->size(); ++i) {
-    const json& e = (*v)[i];
-    if (!e.is_string()) return WrongKind(std::string(key) + "[" + std::to_string(i) + "]", "a string", e);
-    out.push_back(e.get<std::string>());
-  }
-  return out;
-}
-
-Result<std::vector<std::int64_t>> GetInt64List(const json& obj, std::string_view key) {
-  const json* v = Find(obj, key);
-  if (v == nullptr || v->is_null()) return Missing(key);
-  if (!v->is_array()) return WrongKind(key, "an array of integers", *v);
-  std::vector<std::int64_t> out;
-  for (size_t i = 0; i < v->size(); ++i) {
-    FLOE_ASSIGN_OR_RETURN(std::int64_t x, AsInt64((*v)[i], std::string(key) + "[" + std::to_string(i) + "]"));
-    out.push_back(x);
-  }
-  return out;
-}
-
-Result<std::vector<int>> GetIntList(const json& obj, std::string_view key) {
-  const json* v = Find(obj, key);
-  if (v == nullptr || v->is_null()) return Missing(key);
-  if (!v->is_array()) return WrongKind(key, "an array of integers", *v);
-  std::vector<int> out;
-  for (size_t i = 0; i < v->size(); ++i) {
-    FLOE_ASSIGN_OR_RETURN(int x, AsInt((*v)[i], std::string(key) + "[" + std::to_string(i) + "]"));
-    out.push_back(x);
-  }
-  return out;
-}
-
-}  // namespace json_detail
-
-using namespace json_detail;  // NOLINT: this file is the JSON layer
+namespace ja = json_access;
 
 namespace {
 
@@ -186,23 +21,8 @@ std::string Indexed(std::string_view key, size_t i) {
   return std::string(key) + "[" + std::to_string(i) + "]";
 }
 
-// An optional array member: nullptr when absent or null, an error when not an array.
-Result<const json*> OptionalArray(const json& obj, std::string_view key) {
-  const json* v = Find(obj, key);
-  if (v == nullptr || v->is_null()) return static_cast<const json*>(nullptr);
-  if (!v->is_array()) {
-    // (Built by appending: GCC 12 -O3 reports a false -Wrestrict for "'" + std::string.)
-    std::string message = "'";
-    message += key;
-    message += "' must be an array, got ";
-    message += KindName(*v);
-    return Status::InvalidArgument(std::move(message));
-  }
-  return v;
-}
-
 Result<const json*> RequiredArray(const json& obj, std::string_view key, int format_version) {
-  FLOE_ASSIGN_OR_RETURN(const json* v, OptionalArray(obj, key));
+  FLOE_ASSIGN_OR_RETURN(const json* v, ja::OptionalArray(obj, key, kJsonWording));
   if (v == nullptr) {
     return Status::InvalidArgument("missing required key '" + std::string(key) + "' (required in format v" +
                                    std::to_string(format_version) + ")");
@@ -232,18 +52,18 @@ Result<schema::PartitionSpec> ParseSpec(const json& j, int format_version) {
 }
 
 Result<SnapshotLogEntry> SnapshotLogEntryFromJson(const json& j) {
-  FLOE_RETURN_IF_ERROR(RequireObject(j, "snapshot log entry"));
+  FLOE_RETURN_IF_ERROR(ja::ExpectObject(j, {kJsonWording, "snapshot log entry"}));
   SnapshotLogEntry e;
-  FLOE_ASSIGN_OR_RETURN(e.timestamp_ms, GetInt64(j, "timestamp-ms"));
-  FLOE_ASSIGN_OR_RETURN(e.snapshot_id, GetInt64(j, "snapshot-id"));
+  FLOE_ASSIGN_OR_RETURN(e.timestamp_ms, ja::RequireInt64(j, "timestamp-ms", kJsonWording));
+  FLOE_ASSIGN_OR_RETURN(e.snapshot_id, ja::RequireInt64(j, "snapshot-id", kJsonWording));
   return e;
 }
 
 Result<MetadataLogEntry> MetadataLogEntryFromJson(const json& j) {
-  FLOE_RETURN_IF_ERROR(RequireObject(j, "metadata log entry"));
+  FLOE_RETURN_IF_ERROR(ja::ExpectObject(j, {kJsonWording, "metadata log entry"}));
   MetadataLogEntry e;
-  FLOE_ASSIGN_OR_RETURN(e.timestamp_ms, GetInt64(j, "timestamp-ms"));
-  FLOE_ASSIGN_OR_RETURN(e.metadata_file, GetString(j, "metadata-file"));
+  FLOE_ASSIGN_OR_RETURN(e.timestamp_ms, ja::RequireInt64(j, "timestamp-ms", kJsonWording));
+  FLOE_ASSIGN_OR_RETURN(e.metadata_file, ja::RequireString(j, "metadata-file", kJsonWording));
   return e;
 }
 
@@ -259,7 +79,7 @@ Status ParseArray(const json* array, std::string_view key, std::vector<T>& out, 
 }
 
 Status ParseStatistics(const json& j, std::string_view key, std::vector<StatisticsFile>& out) {
-  FLOE_ASSIGN_OR_RETURN(const json* array, OptionalArray(j, key));
+  FLOE_ASSIGN_OR_RETURN(const json* array, ja::OptionalArray(j, key, kJsonWording));
   return ParseArray(array, key, out, StatisticsFileFromJson);
 }
 
@@ -276,31 +96,31 @@ Result<nlohmann::json> ParseJsonText(std::string_view text, std::string_view wha
 // --- Snapshots, refs, statistics ---------------------------------------------------------
 
 Result<Snapshot> SnapshotFromJson(const json& j) {
-  FLOE_RETURN_IF_ERROR(RequireObject(j, "snapshot"));
+  FLOE_RETURN_IF_ERROR(ja::ExpectObject(j, {kJsonWording, "snapshot"}));
   Snapshot s;
-  FLOE_ASSIGN_OR_RETURN(s.snapshot_id, GetInt64(j, "snapshot-id"));
-  FLOE_ASSIGN_OR_RETURN(s.parent_snapshot_id, GetOptionalInt64(j, "parent-snapshot-id"));
-  FLOE_ASSIGN_OR_RETURN(auto seq, GetOptionalInt64(j, "sequence-number"));
+  FLOE_ASSIGN_OR_RETURN(s.snapshot_id, ja::RequireInt64(j, "snapshot-id", kJsonWording));
+  FLOE_ASSIGN_OR_RETURN(s.parent_snapshot_id, ja::OptionalInt64(j, "parent-snapshot-id", kJsonWording));
+  FLOE_ASSIGN_OR_RETURN(auto seq, ja::OptionalInt64(j, "sequence-number", kJsonWording));
   s.sequence_number = seq.value_or(0);
-  FLOE_ASSIGN_OR_RETURN(s.timestamp_ms, GetInt64(j, "timestamp-ms"));
-  FLOE_ASSIGN_OR_RETURN(auto manifest_list, GetOptionalString(j, "manifest-list"));
+  FLOE_ASSIGN_OR_RETURN(s.timestamp_ms, ja::RequireInt64(j, "timestamp-ms", kJsonWording));
+  FLOE_ASSIGN_OR_RETURN(auto manifest_list, ja::OptionalString(j, "manifest-list", kJsonWording));
   if (manifest_list) {
     s.manifest_list = std::move(*manifest_list);
-  } else if (const json* manifests = Find(j, "manifests"); manifests != nullptr && !manifests->is_null()) {
-    FLOE_ASSIGN_OR_RETURN(s.v1_manifests, GetStringList(j, "manifests"));
+  } else if (ja::Find(j, "manifests") != nullptr) {
+    FLOE_ASSIGN_OR_RETURN(s.v1_manifests, ja::RequireStringList(j, "manifests", kJsonWording));
   } else {
-    return Status::InvalidArgument("missing required key 'manifest-list'");
+    return ja::Missing("manifest-list", kJsonWording);
   }
-  if (const json* summary = Find(j, "summary"); summary != nullptr && !summary->is_null()) {
-    FLOE_ASSIGN_OR_RETURN(s.summary, GetStringMap(j, "summary"));
+  if (ja::Find(j, "summary") != nullptr) {
+    FLOE_ASSIGN_OR_RETURN(s.summary, ja::OptionalStringMap(j, "summary", kJsonWording));
     if (s.summary.find(kSummaryOperation) == s.summary.end()) {
-      return Status::InvalidArgument("summary: missing required key 'operation'");
+      return ja::Missing("operation", kJsonWording).WithContext("summary");
     }
   }
-  FLOE_ASSIGN_OR_RETURN(s.schema_id, GetOptionalInt(j, "schema-id"));
-  FLOE_ASSIGN_OR_RETURN(s.first_row_id, GetOptionalInt64(j, "first-row-id"));
-  FLOE_ASSIGN_OR_RETURN(s.added_rows, GetOptionalInt64(j, "added-rows"));
-  FLOE_ASSIGN_OR_RETURN(s.key_id, GetOptionalInt(j, "key-id"));
+  FLOE_ASSIGN_OR_RETURN(s.schema_id, ja::OptionalInt(j, "schema-id", kJsonWording));
+  FLOE_ASSIGN_OR_RETURN(s.first_row_id, ja::OptionalInt64(j, "first-row-id", kJsonWording));
+  FLOE_ASSIGN_OR_RETURN(s.added_rows, ja::OptionalInt64(j, "added-rows", kJsonWording));
+  FLOE_ASSIGN_OR_RETURN(s.key_id, ja::OptionalInt(j, "key-id", kJsonWording));
   return s;
 }
 
@@ -328,10 +148,10 @@ json SnapshotToJson(const Snapshot& s, int format_version) {
 }
 
 Result<SnapshotRef> SnapshotRefFromJson(const json& j) {
-  FLOE_RETURN_IF_ERROR(RequireObject(j, "snapshot ref"));
+  FLOE_RETURN_IF_ERROR(ja::ExpectObject(j, {kJsonWording, "snapshot ref"}));
   SnapshotRef r;
-  FLOE_ASSIGN_OR_RETURN(r.snapshot_id, GetInt64(j, "snapshot-id"));
-  FLOE_ASSIGN_OR_RETURN(std::string type, GetString(j, "type"));
+  FLOE_ASSIGN_OR_RETURN(r.snapshot_id, ja::RequireInt64(j, "snapshot-id", kJsonWording));
+  FLOE_ASSIGN_OR_RETURN(std::string type, ja::RequireString(j, "type", kJsonWording));
   std::transform(type.begin(), type.end(), type.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (type == "branch") {
     r.type = SnapshotRefType::kBranch;
@@ -340,9 +160,9 @@ Result<SnapshotRef> SnapshotRefFromJson(const json& j) {
   } else {
     return Status::InvalidArgument("'type' must be \"branch\" or \"tag\", got \"" + type + "\"");
   }
-  FLOE_ASSIGN_OR_RETURN(r.min_snapshots_to_keep, GetOptionalInt(j, "min-snapshots-to-keep"));
-  FLOE_ASSIGN_OR_RETURN(r.max_snapshot_age_ms, GetOptionalInt64(j, "max-snapshot-age-ms"));
-  FLOE_ASSIGN_OR_RETURN(r.max_ref_age_ms, GetOptionalInt64(j, "max-ref-age-ms"));
+  FLOE_ASSIGN_OR_RETURN(r.min_snapshots_to_keep, ja::OptionalInt(j, "min-snapshots-to-keep", kJsonWording));
+  FLOE_ASSIGN_OR_RETURN(r.max_snapshot_age_ms, ja::OptionalInt64(j, "max-snapshot-age-ms", kJsonWording));
+  FLOE_ASSIGN_OR_RETURN(r.max_ref_age_ms, ja::OptionalInt64(j, "max-ref-age-ms", kJsonWording));
   if (r.type == SnapshotRefType::kTag && (r.min_snapshots_to_keep || r.max_snapshot_age_ms)) {
     return Status::InvalidArgument("tags cannot have min-snapshots-to-keep or max-snapshot-age-ms (branch-only)");
   }
@@ -367,10 +187,10 @@ void SnapshotRefToJson(const SnapshotRef& r, json& out) {
 }
 
 Result<StatisticsFile> StatisticsFileFromJson(const json& j) {
-  FLOE_RETURN_IF_ERROR(RequireObject(j, "statistics file"));
+  FLOE_RETURN_IF_ERROR(ja::ExpectObject(j, {kJsonWording, "statistics file"}));
   StatisticsFile f;
-  FLOE_ASSIGN_OR_RETURN(f.snapshot_id, GetInt64(j, "snapshot-id"));
-  f.json = j.dump(-1, ' ', false, json::error_handler_t::replace);
+  FLOE_ASSIGN_OR_RETURN(f.snapshot_id, ja::RequireInt64(j, "snapshot-id", kJsonWording));
+  f.json = ja::DumpCompact(j);
   return f;
 }
 
@@ -386,19 +206,19 @@ json StatisticsFileToJson(const StatisticsFile& f) {
 namespace {
 
 Status ParseSchemas(const json& j, TableMetadata& m) {
-  FLOE_ASSIGN_OR_RETURN(const json* schemas, OptionalArray(j, "schemas"));
+  FLOE_ASSIGN_OR_RETURN(const json* schemas, ja::OptionalArray(j, "schemas", kJsonWording));
   if (schemas != nullptr) {
     for (size_t i = 0; i < schemas->size(); ++i) {
       auto s = schema::SchemaFromJson((*schemas)[i]);
       if (!s.ok()) return s.status().WithContext(Indexed("schemas", i));
       m.schemas.push_back(std::move(s).value());
     }
-    FLOE_ASSIGN_OR_RETURN(m.current_schema_id, GetInt(j, "current-schema-id"));
+    FLOE_ASSIGN_OR_RETURN(m.current_schema_id, ja::RequireInt(j, "current-schema-id", kJsonWording));
     return Status::OK();
   }
   if (m.format_version > 1) return RequiredArray(j, "schemas", m.format_version).status();
-  const json* single = Find(j, "schema");
-  if (single == nullptr || single->is_null()) {
+  const json* single = ja::Find(j, "schema");
+  if (single == nullptr) {
     return Status::InvalidArgument("missing required key 'schemas' (or v1 'schema')");
   }
   json copy = *single;
@@ -411,17 +231,17 @@ Status ParseSchemas(const json& j, TableMetadata& m) {
 }
 
 Status ParseSpecs(const json& j, TableMetadata& m) {
-  FLOE_ASSIGN_OR_RETURN(const json* specs, OptionalArray(j, "partition-specs"));
+  FLOE_ASSIGN_OR_RETURN(const json* specs, ja::OptionalArray(j, "partition-specs", kJsonWording));
   if (specs != nullptr) {
     for (size_t i = 0; i < specs->size(); ++i) {
       auto s = ParseSpec((*specs)[i], m.format_version);
       if (!s.ok()) return s.status().WithContext(Indexed("partition-specs", i));
       m.partition_specs.push_back(std::move(s).value());
     }
-    FLOE_ASSIGN_OR_RETURN(m.default_spec_id, GetInt(j, "default-spec-id"));
+    FLOE_ASSIGN_OR_RETURN(m.default_spec_id, ja::RequireInt(j, "default-spec-id", kJsonWording));
   } else {
     if (m.format_version > 1) return RequiredArray(j, "partition-specs", m.format_version).status();
-    FLOE_ASSIGN_OR_RETURN(const json* fields, OptionalArray(j, "partition-spec"));
+    FLOE_ASSIGN_OR_RETURN(const json* fields, ja::OptionalArray(j, "partition-spec", kJsonWording));
     if (fields == nullptr) return Status::InvalidArgument("missing required key 'partition-specs' (or v1 'partition-spec')");
     json spec = json::object();
     spec["spec-id"] = 0;
@@ -431,11 +251,11 @@ Status ParseSpecs(const json& j, TableMetadata& m) {
     m.default_spec_id = 0;
     m.partition_specs.push_back(std::move(s).value());
   }
-  FLOE_ASSIGN_OR_RETURN(auto last_partition_id, GetOptionalInt(j, "last-partition-id"));
+  FLOE_ASSIGN_OR_RETURN(auto last_partition_id, ja::OptionalInt(j, "last-partition-id", kJsonWording));
   if (last_partition_id) {
     m.last_partition_id = *last_partition_id;
   } else if (m.format_version > 1) {
-    return Status::InvalidArgument("missing required key 'last-partition-id'");
+    return ja::Missing("last-partition-id", kJsonWording);
   } else {
     m.last_partition_id = kPartitionFieldIdStart - 1;
     for (const auto& spec : m.partition_specs) {
@@ -446,7 +266,7 @@ Status ParseSpecs(const json& j, TableMetadata& m) {
 }
 
 Status ParseSortOrders(const json& j, TableMetadata& m) {
-  FLOE_ASSIGN_OR_RETURN(const json* orders, OptionalArray(j, "sort-orders"));
+  FLOE_ASSIGN_OR_RETURN(const json* orders, ja::OptionalArray(j, "sort-orders", kJsonWording));
   if (orders == nullptr) {
     if (m.format_version > 1) return RequiredArray(j, "sort-orders", m.format_version).status();
     m.sort_orders.push_back(schema::SortOrder{});  // unsorted, id 0
@@ -458,14 +278,13 @@ Status ParseSortOrders(const json& j, TableMetadata& m) {
     if (!o.ok()) return o.status().WithContext(Indexed("sort-orders", i));
     m.sort_orders.push_back(std::move(o).value());
   }
-  FLOE_ASSIGN_OR_RETURN(m.default_sort_order_id, GetInt(j, "default-sort-order-id"));
+  FLOE_ASSIGN_OR_RETURN(m.default_sort_order_id, ja::RequireInt(j, "default-sort-order-id", kJsonWording));
   return Status::OK();
 }
 
 Status ParseRefs(const json& j, TableMetadata& m) {
-  const json* refs = Find(j, "refs");
-  if (refs != nullptr && !refs->is_null()) {
-    if (!refs->is_object()) return Status::InvalidArgument("'refs' must be an object, got " + std::string(KindName(*refs)));
+  FLOE_ASSIGN_OR_RETURN(const json* refs, ja::OptionalObject(j, "refs", kJsonWording));
+  if (refs != nullptr) {
     for (auto it = refs->begin(); it != refs->end(); ++it) {
       auto r = SnapshotRefFromJson(it.value());
       if (!r.ok()) return r.status().WithContext("refs." + it.key());
@@ -481,8 +300,8 @@ Status ParseRefs(const json& j, TableMetadata& m) {
 }
 
 Status ParseMetadata(const json& j, TableMetadata& m) {
-  FLOE_RETURN_IF_ERROR(RequireObject(j, "table metadata"));
-  FLOE_ASSIGN_OR_RETURN(m.format_version, GetInt(j, "format-version"));
+  FLOE_RETURN_IF_ERROR(ja::ExpectObject(j, {kJsonWording, "table metadata"}));
+  FLOE_ASSIGN_OR_RETURN(m.format_version, ja::RequireInt(j, "format-version", kJsonWording));
   if (m.format_version < 1) {
     return Status::InvalidArgument("'format-version' must be 1, 2 or 3, got " + std::to_string(m.format_version));
   }
@@ -491,42 +310,42 @@ Status ParseMetadata(const json& j, TableMetadata& m) {
                                " is newer than Floe reads (up to " + std::to_string(kMaxReadFormatVersion) + ")");
   }
   if (m.format_version == 1) {
-    FLOE_ASSIGN_OR_RETURN(auto uuid, GetOptionalString(j, "table-uuid"));
+    FLOE_ASSIGN_OR_RETURN(auto uuid, ja::OptionalString(j, "table-uuid", kJsonWording));
     m.table_uuid = uuid.value_or("");
   } else {
-    FLOE_ASSIGN_OR_RETURN(m.table_uuid, GetString(j, "table-uuid"));
+    FLOE_ASSIGN_OR_RETURN(m.table_uuid, ja::RequireString(j, "table-uuid", kJsonWording));
   }
-  FLOE_ASSIGN_OR_RETURN(m.location, GetString(j, "location"));
+  FLOE_ASSIGN_OR_RETURN(m.location, ja::RequireString(j, "location", kJsonWording));
   if (m.format_version == 1) {
-    FLOE_ASSIGN_OR_RETURN(auto seq, GetOptionalInt64(j, "last-sequence-number"));
+    FLOE_ASSIGN_OR_RETURN(auto seq, ja::OptionalInt64(j, "last-sequence-number", kJsonWording));
     m.last_sequence_number = seq.value_or(0);
   } else {
-    FLOE_ASSIGN_OR_RETURN(m.last_sequence_number, GetInt64(j, "last-sequence-number"));
+    FLOE_ASSIGN_OR_RETURN(m.last_sequence_number, ja::RequireInt64(j, "last-sequence-number", kJsonWording));
   }
-  FLOE_ASSIGN_OR_RETURN(m.last_updated_ms, GetInt64(j, "last-updated-ms"));
-  FLOE_ASSIGN_OR_RETURN(m.last_column_id, GetInt(j, "last-column-id"));
+  FLOE_ASSIGN_OR_RETURN(m.last_updated_ms, ja::RequireInt64(j, "last-updated-ms", kJsonWording));
+  FLOE_ASSIGN_OR_RETURN(m.last_column_id, ja::RequireInt(j, "last-column-id", kJsonWording));
   FLOE_RETURN_IF_ERROR(ParseSchemas(j, m));
   FLOE_RETURN_IF_ERROR(ParseSpecs(j, m));
-  FLOE_ASSIGN_OR_RETURN(m.properties, GetStringMap(j, "properties"));
-  FLOE_ASSIGN_OR_RETURN(m.current_snapshot_id, GetOptionalInt64(j, "current-snapshot-id"));
+  FLOE_ASSIGN_OR_RETURN(m.properties, ja::OptionalStringMap(j, "properties", kJsonWording));
+  FLOE_ASSIGN_OR_RETURN(m.current_snapshot_id, ja::OptionalInt64(j, "current-snapshot-id", kJsonWording));
   if (m.current_snapshot_id == -1) m.current_snapshot_id.reset();  // the legacy "no snapshot" value
   {
-    FLOE_ASSIGN_OR_RETURN(const json* snapshots, OptionalArray(j, "snapshots"));
+    FLOE_ASSIGN_OR_RETURN(const json* snapshots, ja::OptionalArray(j, "snapshots", kJsonWording));
     FLOE_RETURN_IF_ERROR(ParseArray(snapshots, "snapshots", m.snapshots, SnapshotFromJson));
   }
   {
-    FLOE_ASSIGN_OR_RETURN(const json* log, OptionalArray(j, "snapshot-log"));
+    FLOE_ASSIGN_OR_RETURN(const json* log, ja::OptionalArray(j, "snapshot-log", kJsonWording));
     FLOE_RETURN_IF_ERROR(ParseArray(log, "snapshot-log", m.snapshot_log, SnapshotLogEntryFromJson));
   }
   {
-    FLOE_ASSIGN_OR_RETURN(const json* log, OptionalArray(j, "metadata-log"));
+    FLOE_ASSIGN_OR_RETURN(const json* log, ja::OptionalArray(j, "metadata-log", kJsonWording));
     FLOE_RETURN_IF_ERROR(ParseArray(log, "metadata-log", m.metadata_log, MetadataLogEntryFromJson));
   }
   FLOE_RETURN_IF_ERROR(ParseSortOrders(j, m));
   FLOE_RETURN_IF_ERROR(ParseRefs(j, m));
   FLOE_RETURN_IF_ERROR(ParseStatistics(j, "statistics", m.statistics));
   FLOE_RETURN_IF_ERROR(ParseStatistics(j, "partition-statistics", m.partition_statistics));
-  FLOE_ASSIGN_OR_RETURN(m.next_row_id, GetOptionalInt64(j, "next-row-id"));
+  FLOE_ASSIGN_OR_RETURN(m.next_row_id, ja::OptionalInt64(j, "next-row-id", kJsonWording));
   return ValidateTableMetadata(m);
 }
 
@@ -622,8 +441,8 @@ json TableMetadataToJson(const TableMetadata& m) {
 }
 
 std::string SerializeTableMetadata(const TableMetadata& m) {
-  // The replace handler keeps dump() from throwing on invalid UTF-8 in a hand-built value.
-  return TableMetadataToJson(m).dump(-1, ' ', false, json::error_handler_t::replace);
+  // Without throwing on invalid UTF-8 in a hand-built value.
+  return ja::DumpCompact(TableMetadataToJson(m));
 }
 
 }  // namespace floe::iceberg

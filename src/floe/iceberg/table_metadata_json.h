@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "floe/core/json_access.h"
 #include "floe/core/result.h"
 #include "floe/iceberg/table_metadata.h"
 
@@ -32,26 +33,18 @@ nlohmann::json StatisticsFileToJson(const StatisticsFile& file);
 // Parses JSON text without exceptions: kInvalidArgument with the parser's message.
 Result<nlohmann::json> ParseJsonText(std::string_view text, std::string_view what);
 
-// Typed access to object members with errors naming the key. For use by this module's
-// JSON code; a missing optional key and an explicit null both read as nullopt.
-namespace json_detail {
+// How this module's JSON code words the errors of floe/core/json_access.h, e.g.
+// "'last-column-id' must be an integer, got string \"one\"" or "missing required key 'ref'".
+// Members are named by key alone (callers add context with Status::WithContext).
+inline constexpr json_access::Wording kJsonWording{
+    .kinds = json_access::kBareKindNames,
+    .member = "{key}",
+    .missing = "missing required key '{key}'",
+    .not_container = "{where} must be a JSON {container}, got {kind}",
+    .wrong_container = "'{subject}' must be an {container}, got {kind}",
+    .wrong_kind = "'{subject}' must be {expected}, got {kind} {value}",
+    .out_of_int32 = "'{subject}' must be a 32-bit integer, got {kind} {value}",
+    .out_of_int64 = "'{subject}' must be a 64-bit signed integer, got {kind} {value}",
+};
 
-const nlohmann::json* Find(const nlohmann::json& obj, std::string_view key);
-Status RequireObject(const nlohmann::json& j, std::string_view what);
-Result<std::int64_t> GetInt64(const nlohmann::json& obj, std::string_view key);
-Result<int> GetInt(const nlohmann::json& obj, std::string_view key);
-Result<std::optional<std::int64_t>> GetOptionalInt64(const nlohmann::json& obj, std::string_view key);
-Result<std::optional<int>> GetOptionalInt(const nlohmann::json& obj, std::string_view key);
-Result<std::string> GetString(const nlohmann::json& obj, std::string_view key);
-Result<std::optional<std::string>> GetOptionalString(const nlohmann::json& obj, std::string_view key);
-// An object of string values; numbers and booleans are accepted and kept as their JSON
-// text (other writers sometimes emit them). Absent -> empty.
-Result<std::map<std::string, std::string, std::less<>>> GetStringMap(const nlohmann::json& obj, std::string_view key);
-Result<std::vector<std::string>> GetStringList(const nlohmann::json& obj, std::string_view key);
-Result<std::vector<std::int64_t>> GetInt64List(const nlohmann::json& obj, std::string_view key);
-Result<std::vector<int>> GetIntList(const nlohmann::json& obj, std::string_view key);
-// The JSON kind for messages: "string", "number", "null", ...
-std::string_view KindName(const nlohmann::json& j);
-
-}  // namespace json_detail
 }  // namespace floe::iceberg

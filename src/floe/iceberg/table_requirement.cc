@@ -8,7 +8,7 @@
 namespace floe::iceberg {
 
 using nlohmann::json;
-using namespace json_detail;  // NOLINT
+namespace ja = json_access;
 
 namespace {
 
@@ -37,24 +37,24 @@ json Members(const AssertDefaultSpecId& r) { return {{"default-spec-id", r.defau
 json Members(const AssertDefaultSortOrderId& r) { return {{"default-sort-order-id", r.default_sort_order_id}}; }
 
 Result<TableRequirement> ParseRequirement(const json& j) {
-  FLOE_RETURN_IF_ERROR(RequireObject(j, "table requirement"));
-  FLOE_ASSIGN_OR_RETURN(std::string type, GetString(j, "type"));
+  FLOE_RETURN_IF_ERROR(ja::ExpectObject(j, {kJsonWording, "table requirement"}));
+  FLOE_ASSIGN_OR_RETURN(std::string type, ja::RequireString(j, "type", kJsonWording));
   auto in = [&](Status st) -> Result<TableRequirement> { return st.WithContext(type); };
   if (type == "assert-create") return TableRequirement(AssertCreate{});
   if (type == "assert-table-uuid") {
-    auto uuid = GetString(j, "uuid");
+    auto uuid = ja::RequireString(j, "uuid", kJsonWording);
     if (!uuid.ok()) return in(uuid.status());
     return TableRequirement(AssertTableUuid{std::move(uuid).value()});
   }
   if (type == "assert-ref-snapshot-id") {
-    auto ref = GetString(j, "ref");
+    auto ref = ja::RequireString(j, "ref", kJsonWording);
     if (!ref.ok()) return in(ref.status());
     // Missing "snapshot-id" reads as null, as Java and pyiceberg do.
-    auto id = GetOptionalInt64(j, "snapshot-id");
+    auto id = ja::OptionalInt64(j, "snapshot-id", kJsonWording);
     if (!id.ok()) return in(id.status());
     return TableRequirement(AssertRefSnapshotId{std::move(ref).value(), *id});
   }
-  auto int_member = [&](std::string_view key) { return GetInt(j, key); };
+  auto int_member = [&](std::string_view key) { return ja::RequireInt(j, key, kJsonWording); };
   if (type == "assert-last-assigned-field-id") {
     auto v = int_member("last-assigned-field-id");
     if (!v.ok()) return in(v.status());
@@ -168,9 +168,7 @@ json TableRequirementToJson(const TableRequirement& requirement) {
 }
 
 Result<std::vector<TableRequirement>> TableRequirementsFromJson(const json& array) {
-  if (!array.is_array()) {
-    return Status::InvalidArgument("table requirements must be a JSON array, got " + std::string(KindName(array)));
-  }
+  FLOE_RETURN_IF_ERROR(ja::ExpectArray(array, {kJsonWording, "table requirements"}));
   std::vector<TableRequirement> out;
   out.reserve(array.size());
   for (size_t i = 0; i < array.size(); ++i) {

@@ -11,7 +11,7 @@
 namespace floe::iceberg {
 
 using nlohmann::json;
-using namespace json_detail;  // NOLINT
+namespace ja = json_access;
 
 // --- Action names -----------------------------------------------------------------------
 
@@ -49,15 +49,6 @@ std::string_view UpdateAction(const TableUpdate& update) {
 
 namespace {
 
-const json* RequiredMember(const json& j, std::string_view key, Status& error) {
-  const json* v = Find(j, key);
-  if (v == nullptr || v->is_null()) {
-    error = Status::InvalidArgument("missing required key '" + std::string(key) + "'");
-    return nullptr;
-  }
-  return v;
-}
-
 // REST clients may leave the ids out of objects whose ids the server assigns.
 json WithDefault(const json& j, const char* key, const json& value) {
   json copy = j;
@@ -66,35 +57,34 @@ json WithDefault(const json& j, const char* key, const json& value) {
 }
 
 Result<TableUpdate> ParseUpdate(const json& j) {
-  FLOE_RETURN_IF_ERROR(RequireObject(j, "table update"));
-  FLOE_ASSIGN_OR_RETURN(std::string action, GetString(j, "action"));
-  Status error;
+  FLOE_RETURN_IF_ERROR(ja::ExpectObject(j, {kJsonWording, "table update"}));
+  FLOE_ASSIGN_OR_RETURN(std::string action, ja::RequireString(j, "action", kJsonWording));
   auto fail = [&](Status st) -> Result<TableUpdate> { return st.WithContext(action); };
 
   if (action == "assign-uuid") {
-    FLOE_ASSIGN_OR_RETURN(std::string uuid, GetString(j, "uuid"));
+    FLOE_ASSIGN_OR_RETURN(std::string uuid, ja::RequireString(j, "uuid", kJsonWording));
     return TableUpdate(AssignUuidUpdate{std::move(uuid)});
   }
   if (action == "upgrade-format-version") {
-    FLOE_ASSIGN_OR_RETURN(int v, GetInt(j, "format-version"));
+    FLOE_ASSIGN_OR_RETURN(int v, ja::RequireInt(j, "format-version", kJsonWording));
     return TableUpdate(UpgradeFormatVersionUpdate{v});
   }
   if (action == "add-schema") {
-    const json* s = RequiredMember(j, "schema", error);
-    if (s == nullptr) return fail(error);
-    auto schema = schema::SchemaFromJson(WithDefault(*s, "schema-id", 0));
+    Result<const json*> s = ja::Require(j, "schema", kJsonWording);
+    if (!s.ok()) return fail(s.status());
+    auto schema = schema::SchemaFromJson(WithDefault(**s, "schema-id", 0));
     if (!schema.ok()) return fail(schema.status().WithContext("schema"));
-    FLOE_ASSIGN_OR_RETURN(auto last_column_id, GetOptionalInt(j, "last-column-id"));
+    FLOE_ASSIGN_OR_RETURN(auto last_column_id, ja::OptionalInt(j, "last-column-id", kJsonWording));
     return TableUpdate(AddSchemaUpdate{std::move(schema).value(), last_column_id});
   }
   if (action == "set-current-schema") {
-    FLOE_ASSIGN_OR_RETURN(int id, GetInt(j, "schema-id"));
+    FLOE_ASSIGN_OR_RETURN(int id, ja::RequireInt(j, "schema-id", kJsonWording));
     return TableUpdate(SetCurrentSchemaUpdate{id});
   }
   if (action == "add-spec") {
-    const json* s = RequiredMember(j, "spec", error);
-    if (s == nullptr) return fail(error);
-    json spec_json = WithDefault(*s, "spec-id", 0);
+    Result<const json*> s = ja::Require(j, "spec", kJsonWording);
+    if (!s.ok()) return fail(s.status());
+    json spec_json = WithDefault(**s, "spec-id", 0);
     if (spec_json.is_object() && spec_json.contains("fields") && spec_json["fields"].is_array()) {
       int next = kPartitionFieldIdStart;
       for (auto& f : spec_json["fields"]) {
@@ -107,61 +97,61 @@ Result<TableUpdate> ParseUpdate(const json& j) {
     return TableUpdate(AddPartitionSpecUpdate{std::move(spec).value()});
   }
   if (action == "set-default-spec") {
-    FLOE_ASSIGN_OR_RETURN(int id, GetInt(j, "spec-id"));
+    FLOE_ASSIGN_OR_RETURN(int id, ja::RequireInt(j, "spec-id", kJsonWording));
     return TableUpdate(SetDefaultSpecUpdate{id});
   }
   if (action == "add-sort-order") {
-    const json* s = RequiredMember(j, "sort-order", error);
-    if (s == nullptr) return fail(error);
-    auto order = schema::SortOrderFromJson(WithDefault(*s, "order-id", 0));
+    Result<const json*> s = ja::Require(j, "sort-order", kJsonWording);
+    if (!s.ok()) return fail(s.status());
+    auto order = schema::SortOrderFromJson(WithDefault(**s, "order-id", 0));
     if (!order.ok()) return fail(order.status().WithContext("sort-order"));
     return TableUpdate(AddSortOrderUpdate{std::move(order).value()});
   }
   if (action == "set-default-sort-order") {
-    FLOE_ASSIGN_OR_RETURN(int id, GetInt(j, "sort-order-id"));
+    FLOE_ASSIGN_OR_RETURN(int id, ja::RequireInt(j, "sort-order-id", kJsonWording));
     return TableUpdate(SetDefaultSortOrderUpdate{id});
   }
   if (action == "add-snapshot") {
-    const json* s = RequiredMember(j, "snapshot", error);
-    if (s == nullptr) return fail(error);
-    auto snapshot = SnapshotFromJson(*s);
+    Result<const json*> s = ja::Require(j, "snapshot", kJsonWording);
+    if (!s.ok()) return fail(s.status());
+    auto snapshot = SnapshotFromJson(**s);
     if (!snapshot.ok()) return fail(snapshot.status().WithContext("snapshot"));
     return TableUpdate(AddSnapshotUpdate{std::move(snapshot).value()});
   }
   if (action == "set-snapshot-ref") {
-    FLOE_ASSIGN_OR_RETURN(std::string name, GetString(j, "ref-name"));
+    FLOE_ASSIGN_OR_RETURN(std::string name, ja::RequireString(j, "ref-name", kJsonWording));
     auto ref = SnapshotRefFromJson(j);
     if (!ref.ok()) return fail(ref.status());
     return TableUpdate(SetSnapshotRefUpdate{std::move(name), std::move(ref).value()});
   }
   if (action == "remove-snapshots") {
-    FLOE_ASSIGN_OR_RETURN(auto ids, GetInt64List(j, "snapshot-ids"));
+    FLOE_ASSIGN_OR_RETURN(auto ids, ja::RequireInt64List(j, "snapshot-ids", kJsonWording));
     return TableUpdate(RemoveSnapshotsUpdate{std::move(ids)});
   }
   if (action == "remove-snapshot-ref") {
-    FLOE_ASSIGN_OR_RETURN(std::string name, GetString(j, "ref-name"));
+    FLOE_ASSIGN_OR_RETURN(std::string name, ja::RequireString(j, "ref-name", kJsonWording));
     return TableUpdate(RemoveSnapshotRefUpdate{std::move(name)});
   }
   if (action == "set-location") {
-    FLOE_ASSIGN_OR_RETURN(std::string location, GetString(j, "location"));
+    FLOE_ASSIGN_OR_RETURN(std::string location, ja::RequireString(j, "location", kJsonWording));
     return TableUpdate(SetLocationUpdate{std::move(location)});
   }
   if (action == "set-properties") {
-    if (RequiredMember(j, "updates", error) == nullptr) return fail(error);
-    FLOE_ASSIGN_OR_RETURN(auto updates, GetStringMap(j, "updates"));
+    if (auto present = ja::Require(j, "updates", kJsonWording); !present.ok()) return fail(present.status());
+    FLOE_ASSIGN_OR_RETURN(auto updates, ja::OptionalStringMap(j, "updates", kJsonWording));
     return TableUpdate(SetPropertiesUpdate{std::move(updates)});
   }
   if (action == "remove-properties") {
-    FLOE_ASSIGN_OR_RETURN(auto removals, GetStringList(j, "removals"));
+    FLOE_ASSIGN_OR_RETURN(auto removals, ja::RequireStringList(j, "removals", kJsonWording));
     return TableUpdate(RemovePropertiesUpdate{std::move(removals)});
   }
   if (action == "set-statistics") {
-    const json* s = RequiredMember(j, "statistics", error);
-    if (s == nullptr) return fail(error);
-    auto file = StatisticsFileFromJson(*s);
+    Result<const json*> s = ja::Require(j, "statistics", kJsonWording);
+    if (!s.ok()) return fail(s.status());
+    auto file = StatisticsFileFromJson(**s);
     if (!file.ok()) return fail(file.status().WithContext("statistics"));
     // The top-level "snapshot-id" is deprecated and redundant; when present it must agree.
-    FLOE_ASSIGN_OR_RETURN(auto snapshot_id, GetOptionalInt64(j, "snapshot-id"));
+    FLOE_ASSIGN_OR_RETURN(auto snapshot_id, ja::OptionalInt64(j, "snapshot-id", kJsonWording));
     if (snapshot_id && *snapshot_id != file->snapshot_id) {
       return fail(Status::InvalidArgument("'snapshot-id' " + std::to_string(*snapshot_id) +
                                           " differs from statistics.snapshot-id " + std::to_string(file->snapshot_id)));
@@ -169,26 +159,26 @@ Result<TableUpdate> ParseUpdate(const json& j) {
     return TableUpdate(SetStatisticsUpdate{std::move(file).value()});
   }
   if (action == "remove-statistics") {
-    FLOE_ASSIGN_OR_RETURN(std::int64_t id, GetInt64(j, "snapshot-id"));
+    FLOE_ASSIGN_OR_RETURN(std::int64_t id, ja::RequireInt64(j, "snapshot-id", kJsonWording));
     return TableUpdate(RemoveStatisticsUpdate{id});
   }
   if (action == "set-partition-statistics") {
-    const json* s = RequiredMember(j, "partition-statistics", error);
-    if (s == nullptr) return fail(error);
-    auto file = StatisticsFileFromJson(*s);
+    Result<const json*> s = ja::Require(j, "partition-statistics", kJsonWording);
+    if (!s.ok()) return fail(s.status());
+    auto file = StatisticsFileFromJson(**s);
     if (!file.ok()) return fail(file.status().WithContext("partition-statistics"));
     return TableUpdate(SetPartitionStatisticsUpdate{std::move(file).value()});
   }
   if (action == "remove-partition-statistics") {
-    FLOE_ASSIGN_OR_RETURN(std::int64_t id, GetInt64(j, "snapshot-id"));
+    FLOE_ASSIGN_OR_RETURN(std::int64_t id, ja::RequireInt64(j, "snapshot-id", kJsonWording));
     return TableUpdate(RemovePartitionStatisticsUpdate{id});
   }
   if (action == "remove-schemas") {
-    FLOE_ASSIGN_OR_RETURN(auto ids, GetIntList(j, "schema-ids"));
+    FLOE_ASSIGN_OR_RETURN(auto ids, ja::RequireIntList(j, "schema-ids", kJsonWording));
     return TableUpdate(RemoveSchemasUpdate{std::move(ids)});
   }
   if (action == "remove-partition-specs") {
-    FLOE_ASSIGN_OR_RETURN(auto ids, GetIntList(j, "spec-ids"));
+    FLOE_ASSIGN_OR_RETURN(auto ids, ja::RequireIntList(j, "spec-ids", kJsonWording));
     return TableUpdate(RemovePartitionSpecsUpdate{std::move(ids)});
   }
   return Status::InvalidArgument("unknown table update action '" + action + "'");
@@ -254,9 +244,7 @@ json TableUpdateToJson(const TableUpdate& update) {
 }
 
 Result<std::vector<TableUpdate>> TableUpdatesFromJson(const json& array) {
-  if (!array.is_array()) {
-    return Status::InvalidArgument("table updates must be a JSON array, got " + std::string(KindName(array)));
-  }
+  FLOE_RETURN_IF_ERROR(ja::ExpectArray(array, {kJsonWording, "table updates"}));
   std::vector<TableUpdate> out;
   out.reserve(array.size());
   for (size_t i = 0; i < array.size(); ++i) {

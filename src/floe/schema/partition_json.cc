@@ -5,7 +5,7 @@
 #include <unordered_set>
 
 #include "floe/schema/json.h"
-#include "floe/schema/json_access.h"
+#include "floe/schema/json_wording.h"
 
 namespace floe::schema {
 
@@ -25,54 +25,43 @@ std::string Lower(std::string s) {
 // "source-id", or v3's "source-ids" holding exactly one id: multi-argument transforms do
 // not exist yet in any released spec, so more than one is Unsupported.
 Result<int> ParseSourceId(const json& j, const std::string& where) {
-  if (ja::Find(j, "source-id")) return ja::RequireInt(j, "source-id", where);
-  const json* ids = ja::Find(j, "source-ids");
-  if (!ids) return Status::InvalidArgument(where + ": missing \"source-id\"");
-  if (!ids->is_array()) {
-    return Status::InvalidArgument(where + ": \"source-ids\" must be an array, got " + ja::Describe(*ids));
-  }
+  if (ja::Find(j, "source-id")) return ja::RequireInt(j, "source-id", In(where));
+  FLOE_ASSIGN_OR_RETURN(const json* ids, ja::OptionalArray(j, "source-ids", In(where)));
+  if (!ids) return ja::Missing("source-id", In(where));
   if (ids->size() != 1) {
     return Status::Unsupported(where + ": transforms of " + std::to_string(ids->size()) +
                                " source columns are not supported (\"source-ids\" must hold exactly one id)");
   }
-  return ja::AsInt((*ids)[0], where + ": \"source-ids\"[0]");
+  return ja::AsInt((*ids)[0], ja::Member(In(where), "source-ids") + "[0]", kJsonWording);
 }
 
 Result<Transform> ParseTransformMember(const json& j, const std::string& where) {
-  FLOE_ASSIGN_OR_RETURN(std::string text, ja::RequireString(j, "transform", where));
+  FLOE_ASSIGN_OR_RETURN(std::string text, ja::RequireString(j, "transform", In(where)));
   Result<Transform> t = Transform::Parse(text);
   if (!t.ok()) return t.status().WithContext(where);
   return t;
 }
 
-Result<const json*> RequireArray(const json& j, const char* key, const std::string& where) {
-  FLOE_ASSIGN_OR_RETURN(const json* v, ja::Require(j, key, where));
-  if (!v->is_array()) {
-    return Status::InvalidArgument(where + ": \"" + key + "\" must be an array, got " + ja::Describe(*v));
-  }
-  return v;
-}
-
 }  // namespace
 
 Result<PartitionSpec> PartitionSpecFromJson(const json& j) {
-  if (!j.is_object()) return Status::InvalidArgument("partition spec: expected an object, got " + ja::Describe(j));
+  FLOE_RETURN_IF_ERROR(ja::ExpectObject(j, In("partition spec")));
   PartitionSpec spec;
-  FLOE_ASSIGN_OR_RETURN(spec.spec_id, ja::RequireInt(j, "spec-id", "partition spec"));
+  FLOE_ASSIGN_OR_RETURN(spec.spec_id, ja::RequireInt(j, "spec-id", In("partition spec")));
   const std::string spec_where = "partition spec " + std::to_string(spec.spec_id);
-  FLOE_ASSIGN_OR_RETURN(const json* fields, RequireArray(j, "fields", spec_where));
+  FLOE_ASSIGN_OR_RETURN(const json* fields, ja::RequireArray(j, "fields", In(spec_where)));
   int with_ids = 0;
   for (std::size_t i = 0; i < fields->size(); ++i) {
     const json& fj = (*fields)[i];
     std::string where = spec_where + " field " + std::to_string(i);
-    if (!fj.is_object()) return Status::InvalidArgument(where + ": expected an object, got " + ja::Describe(fj));
+    FLOE_RETURN_IF_ERROR(ja::ExpectObject(fj, In(where)));
     PartitionField f;
-    FLOE_ASSIGN_OR_RETURN(f.name, ja::RequireString(fj, "name", where));
+    FLOE_ASSIGN_OR_RETURN(f.name, ja::RequireString(fj, "name", In(where)));
     if (f.name.empty()) return Status::InvalidArgument(where + ": a partition field name must not be empty");
     where += " ('" + f.name + "')";
     FLOE_ASSIGN_OR_RETURN(f.transform, ParseTransformMember(fj, where));
     FLOE_ASSIGN_OR_RETURN(f.source_id, ParseSourceId(fj, where));
-    FLOE_ASSIGN_OR_RETURN(std::optional<int> field_id, ja::OptionalInt(fj, "field-id", where));
+    FLOE_ASSIGN_OR_RETURN(std::optional<int> field_id, ja::OptionalInt(fj, "field-id", In(where)));
     if (field_id) {
       f.field_id = *field_id;
       ++with_ids;
@@ -114,20 +103,20 @@ json PartitionSpecToJson(const PartitionSpec& spec) {
 }
 
 Result<SortOrder> SortOrderFromJson(const json& j) {
-  if (!j.is_object()) return Status::InvalidArgument("sort order: expected an object, got " + ja::Describe(j));
+  FLOE_RETURN_IF_ERROR(ja::ExpectObject(j, In("sort order")));
   SortOrder order;
-  FLOE_ASSIGN_OR_RETURN(order.order_id, ja::RequireInt(j, "order-id", "sort order"));
+  FLOE_ASSIGN_OR_RETURN(order.order_id, ja::RequireInt(j, "order-id", In("sort order")));
   const std::string order_where = "sort order " + std::to_string(order.order_id);
-  FLOE_ASSIGN_OR_RETURN(const json* fields, RequireArray(j, "fields", order_where));
+  FLOE_ASSIGN_OR_RETURN(const json* fields, ja::RequireArray(j, "fields", In(order_where)));
   for (std::size_t i = 0; i < fields->size(); ++i) {
     const json& fj = (*fields)[i];
     const std::string where = order_where + " field " + std::to_string(i);
-    if (!fj.is_object()) return Status::InvalidArgument(where + ": expected an object, got " + ja::Describe(fj));
+    FLOE_RETURN_IF_ERROR(ja::ExpectObject(fj, In(where)));
     SortField f;
     FLOE_ASSIGN_OR_RETURN(f.transform, ParseTransformMember(fj, where));
     FLOE_ASSIGN_OR_RETURN(f.source_id, ParseSourceId(fj, where));
     // Java accepts any letter case here; so do we.
-    FLOE_ASSIGN_OR_RETURN(std::string direction, ja::RequireString(fj, "direction", where));
+    FLOE_ASSIGN_OR_RETURN(std::string direction, ja::RequireString(fj, "direction", In(where)));
     if (Lower(direction) == "asc") {
       f.direction = SortDirection::kAsc;
     } else if (Lower(direction) == "desc") {
@@ -135,7 +124,7 @@ Result<SortOrder> SortOrderFromJson(const json& j) {
     } else {
       return Status::InvalidArgument(where + ": \"direction\" must be \"asc\" or \"desc\", got \"" + direction + "\"");
     }
-    FLOE_ASSIGN_OR_RETURN(std::string nulls, ja::RequireString(fj, "null-order", where));
+    FLOE_ASSIGN_OR_RETURN(std::string nulls, ja::RequireString(fj, "null-order", In(where)));
     if (Lower(nulls) == "nulls-first") {
       f.null_order = NullOrder::kNullsFirst;
     } else if (Lower(nulls) == "nulls-last") {

@@ -4,7 +4,7 @@
 
 #include "floe/schema/field_walk.h"
 #include "floe/schema/json.h"
-#include "floe/schema/json_access.h"
+#include "floe/schema/json_wording.h"
 #include "floe/schema/type_names.h"
 
 namespace floe::schema {
@@ -28,7 +28,7 @@ std::string Where(const std::string& path) { return path.empty() ? "type" : "fie
 Result<TypePtr> ParseType(const json& j, const std::string& path, int depth);
 
 Result<int> ParseId(const json& obj, const char* key, const std::string& where) {
-  FLOE_ASSIGN_OR_RETURN(int id, ja::RequireInt(obj, key, where));
+  FLOE_ASSIGN_OR_RETURN(int id, ja::RequireInt(obj, key, In(where)));
   if (id < 0) {
     return Status::InvalidArgument(where + ": \"" + key + "\" must not be negative, got " + std::to_string(id));
   }
@@ -46,17 +46,17 @@ std::optional<std::string> DefaultText(const json& obj, const char* key) {
 Result<NestedField> ParseStructField(const json& j, const std::string& parent, int depth) {
   // Until the name is known, the field is named by where it is.
   const std::string placeholder = parent.empty() ? std::string("a top-level field") : "a field of '" + parent + "'";
-  if (!j.is_object()) return Status::InvalidArgument(placeholder + ": expected an object, got " + ja::Describe(j));
+  FLOE_RETURN_IF_ERROR(ja::ExpectObject(j, In(placeholder)));
   NestedField f;
   // The name comes first so that every later message can say which field is wrong.
-  FLOE_ASSIGN_OR_RETURN(f.name, ja::RequireString(j, "name", placeholder));
+  FLOE_ASSIGN_OR_RETURN(f.name, ja::RequireString(j, "name", In(placeholder)));
   const std::string path = Join(parent, f.name);
   const std::string where = Where(path);
   FLOE_ASSIGN_OR_RETURN(f.id, ParseId(j, "id", where));
-  FLOE_ASSIGN_OR_RETURN(f.required, ja::RequireBool(j, "required", where));
-  FLOE_ASSIGN_OR_RETURN(const json* type, ja::Require(j, "type", where));
+  FLOE_ASSIGN_OR_RETURN(f.required, ja::RequireBool(j, "required", In(where)));
+  FLOE_ASSIGN_OR_RETURN(const json* type, ja::Require(j, "type", In(where)));
   FLOE_ASSIGN_OR_RETURN(f.type, ParseType(*type, path, depth + 1));
-  FLOE_ASSIGN_OR_RETURN(std::optional<std::string> doc, ja::OptionalString(j, "doc", where));
+  FLOE_ASSIGN_OR_RETURN(std::optional<std::string> doc, ja::OptionalString(j, "doc", In(where)));
   f.doc = doc.value_or("");
   f.initial_default_json = DefaultText(j, "initial-default");
   f.write_default_json = DefaultText(j, "write-default");
@@ -64,10 +64,7 @@ Result<NestedField> ParseStructField(const json& j, const std::string& parent, i
 }
 
 Result<std::vector<NestedField>> ParseFields(const json& j, const std::string& path, int depth) {
-  FLOE_ASSIGN_OR_RETURN(const json* fields, ja::Require(j, "fields", Where(path)));
-  if (!fields->is_array()) {
-    return Status::InvalidArgument(Where(path) + ": \"fields\" must be an array, got " + ja::Describe(*fields));
-  }
+  FLOE_ASSIGN_OR_RETURN(const json* fields, ja::RequireArray(j, "fields", In(Where(path))));
   std::vector<NestedField> out;
   out.reserve(fields->size());
   for (const json& field : *fields) {
@@ -81,8 +78,8 @@ Result<TypePtr> ParseList(const json& j, const std::string& path, int depth) {
   const std::string element_path = Join(path, "element");
   NestedField element;
   FLOE_ASSIGN_OR_RETURN(element.id, ParseId(j, "element-id", Where(path)));
-  FLOE_ASSIGN_OR_RETURN(element.required, ja::RequireBool(j, "element-required", Where(path)));
-  FLOE_ASSIGN_OR_RETURN(const json* type, ja::Require(j, "element", Where(path)));
+  FLOE_ASSIGN_OR_RETURN(element.required, ja::RequireBool(j, "element-required", In(Where(path))));
+  FLOE_ASSIGN_OR_RETURN(const json* type, ja::Require(j, "element", In(Where(path))));
   FLOE_ASSIGN_OR_RETURN(element.type, ParseType(*type, element_path, depth + 1));
   return Type::List(std::move(element));
 }
@@ -90,11 +87,11 @@ Result<TypePtr> ParseList(const json& j, const std::string& path, int depth) {
 Result<TypePtr> ParseMap(const json& j, const std::string& path, int depth) {
   NestedField key, value;
   FLOE_ASSIGN_OR_RETURN(key.id, ParseId(j, "key-id", Where(path)));
-  FLOE_ASSIGN_OR_RETURN(const json* key_type, ja::Require(j, "key", Where(path)));
+  FLOE_ASSIGN_OR_RETURN(const json* key_type, ja::Require(j, "key", In(Where(path))));
   FLOE_ASSIGN_OR_RETURN(key.type, ParseType(*key_type, Join(path, "key"), depth + 1));
   FLOE_ASSIGN_OR_RETURN(value.id, ParseId(j, "value-id", Where(path)));
-  FLOE_ASSIGN_OR_RETURN(value.required, ja::RequireBool(j, "value-required", Where(path)));
-  FLOE_ASSIGN_OR_RETURN(const json* value_type, ja::Require(j, "value", Where(path)));
+  FLOE_ASSIGN_OR_RETURN(value.required, ja::RequireBool(j, "value-required", In(Where(path))));
+  FLOE_ASSIGN_OR_RETURN(const json* value_type, ja::Require(j, "value", In(Where(path))));
   FLOE_ASSIGN_OR_RETURN(value.type, ParseType(*value_type, Join(path, "value"), depth + 1));
   return Type::Map(std::move(key), std::move(value));
 }
@@ -109,9 +106,10 @@ Result<TypePtr> ParseType(const json& j, const std::string& path, int depth) {
     return t;
   }
   if (!j.is_object()) {
-    return Status::InvalidArgument(Where(path) + ": a type must be a string or an object, got " + ja::Describe(j));
+    return Status::InvalidArgument(Where(path) + ": a type must be a string or an object, got " +
+                                   std::string(ja::KindName(j, kJsonWording)));
   }
-  FLOE_ASSIGN_OR_RETURN(std::string kind, ja::RequireString(j, "type", Where(path)));
+  FLOE_ASSIGN_OR_RETURN(std::string kind, ja::RequireString(j, "type", In(Where(path))));
   if (kind == "struct") {
     FLOE_ASSIGN_OR_RETURN(std::vector<NestedField> fields, ParseFields(j, path, depth));
     return Type::Struct(std::move(fields));
@@ -182,23 +180,19 @@ json TypeToJson(const Type& type) {
 }
 
 Result<Schema> SchemaFromJson(const json& j) {
-  if (!j.is_object()) return Status::InvalidArgument("schema: expected an object, got " + ja::Describe(j));
-  FLOE_ASSIGN_OR_RETURN(std::string kind, ja::RequireString(j, "type", "schema"));
+  FLOE_RETURN_IF_ERROR(ja::ExpectObject(j, In("schema")));
+  FLOE_ASSIGN_OR_RETURN(std::string kind, ja::RequireString(j, "type", In("schema")));
   if (kind != "struct") return Status::InvalidArgument("schema: \"type\" must be \"struct\", got \"" + kind + "\"");
   Schema schema;
-  FLOE_ASSIGN_OR_RETURN(std::optional<int> schema_id, ja::OptionalInt(j, "schema-id", "schema"));
+  FLOE_ASSIGN_OR_RETURN(std::optional<int> schema_id, ja::OptionalInt(j, "schema-id", In("schema")));
   schema.schema_id = schema_id.value_or(0);  // v1 metadata may omit it; Java defaults to 0 too
-  FLOE_ASSIGN_OR_RETURN(const json* fields, ja::Require(j, "fields", "schema"));
-  if (!fields->is_array()) {
-    return Status::InvalidArgument("schema: \"fields\" must be an array, got " + ja::Describe(*fields));
-  }
+  // Checked here too, so that the error names the schema rather than its type.
+  FLOE_RETURN_IF_ERROR(ja::RequireArray(j, "fields", In("schema")).status());
   FLOE_ASSIGN_OR_RETURN(schema.fields, ParseFields(j, "", 0));
-  if (const json* ids = ja::Find(j, "identifier-field-ids")) {
-    if (!ids->is_array()) {
-      return Status::InvalidArgument("schema: \"identifier-field-ids\" must be an array, got " + ja::Describe(*ids));
-    }
+  FLOE_ASSIGN_OR_RETURN(const json* ids, ja::OptionalArray(j, "identifier-field-ids", In("schema")));
+  if (ids) {
     for (const json& id : *ids) {
-      FLOE_ASSIGN_OR_RETURN(int v, ja::AsInt(id, "schema: an entry of \"identifier-field-ids\""));
+      FLOE_ASSIGN_OR_RETURN(int v, ja::AsInt(id, "schema: an entry of \"identifier-field-ids\"", kJsonWording));
       schema.identifier_field_ids.push_back(v);
     }
   }

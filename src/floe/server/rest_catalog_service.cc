@@ -298,10 +298,15 @@ class Routes {
     return id;
   }
 
-  // A missing table is reported as a missing namespace when that is the real cause.
+  // A missing table is always NoSuchTableException, also when its namespace is missing
+  // (the message says which): Java clients resolve metadata tables ("t.files") and
+  // branch/snapshot identifiers by retrying on NoSuchTableException only.
   HttpResponse TableNotFound(const TableIdentifier& id, const Status& st) {
+    if (st.code() != StatusCode::kNotFound) return ErrorFromStatus(st);
     if (!catalog_.pointers().LoadNamespaceProperties(id.ns).ok()) {
-      return ErrorResponse(404, "NoSuchNamespaceException", "namespace does not exist: " + Join(id.ns));
+      return ErrorResponse(404, "NoSuchTableException",
+                           "table does not exist: " + Join(id.ns) + "." + id.name + " (namespace " + Join(id.ns) +
+                               " does not exist)");
     }
     return ErrorFromStatus(st, "NoSuchTableException");
   }
@@ -370,6 +375,9 @@ class Routes {
     if (!from.ok()) return ErrorFromStatus(from.status().WithContext("source"));
     auto to = IdentifierFromJson(body->value("destination", json()));
     if (!to.ok()) return ErrorFromStatus(to.status().WithContext("destination"));
+    if (!catalog_.pointers().LoadNamespaceProperties(to->ns).ok()) {
+      return ErrorResponse(404, "NoSuchNamespaceException", "namespace does not exist: " + Join(to->ns));
+    }
     if (auto st = catalog_.pointers().RenameTable(*from, *to); !st.ok()) {
       return ErrorFromStatus(st, "NoSuchTableException", "AlreadyExistsException");
     }

@@ -1,0 +1,41 @@
+#pragma once
+// Replace files (Iceberg's RewriteFiles, snapshot operation "replace"): what compaction
+// commits. Some live data files are swapped for others holding the same rows, so the table's
+// content does not change; readers of older snapshots (time travel) still see the old files.
+//
+// The new snapshot's manifest list has, in order:
+//   - one new manifest per partition spec of `files_to_add`: the new files, status ADDED;
+//   - each manifest that listed a removed file, rewritten: the removed files with status
+//     DELETED and this snapshot's id, the other live files EXISTING with their original
+//     snapshot ids and sequence numbers (entries already DELETED are dropped);
+//   - every other manifest of the parent that still has live files, unchanged.
+// The summary carries added-/deleted-data-files, -records, added-files-size,
+// removed-files-size, exact totals, and the parent's floe.offsets unchanged: the pipeline
+// reads its committed offsets from the current snapshot, which a compaction must not lose.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "floe/core/result.h"
+#include "floe/iceberg/data_file.h"
+#include "floe/iceberg/fast_append.h"
+#include "floe/iceberg/table_metadata.h"
+
+namespace floe::iceberg {
+
+// `files_to_delete`: paths (exactly as the manifests have them) of files that must be live
+// in `base`'s current snapshot — kConflict otherwise (another commit already removed them:
+// re-plan). `files_to_add`: partition tuples follow the spec `spec_id` names (compaction
+// keeps the spec and tuple of the files it merges). The records removed must equal the
+// records added (kInvalidArgument otherwise: a rewrite must not change data). Tables with
+// delete files are kUnsupported (see table_scan.h). `summary` adds snapshot summary entries.
+//
+// Writes the manifests and the manifest list under <location>/metadata/ and returns the
+// commit: requirements assert-table-uuid and assert-ref-snapshot-id(main = base's current
+// snapshot); updates add-snapshot and set-snapshot-ref main. On kConflict from the catalog,
+// call again with fresh metadata.
+Result<PreparedCommit> PrepareReplaceFiles(const TableMetadata& base, const std::vector<std::string>& files_to_delete,
+                                           const std::vector<DataFile>& files_to_add,
+                                           const std::map<std::string, std::string>& summary = {});
+
+}  // namespace floe::iceberg
