@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <set>
 
 #include "floe/avro/binary_writer.h"
 #include "floe/avro/container_file.h"
@@ -202,64 +201,6 @@ Result<std::vector<FieldSummary>> Summarize(const std::vector<ManifestEntry>& en
   return out;
 }
 
-// Avro defines each named type (fixed, record, enum) once. Two partition fields of one
-// decimal, fixed or uuid type (e.g. identity(price) and truncate[10](price), both
-// "decimal_9_2") must not define it twice, which strict readers (Java's Avro, fastavro,
-// Floe's own) reject; but the by-name reference Java's writer emits instead is what
-// pyiceberg 0.12 cannot read ("Type not recognized: decimal_9_2"). So every use gets its own
-// definition under a unique name ("decimal_9_2_2"): all readers accept that, and names play
-// no part in decoding. References already in `node` are expanded the same way.
-class NamedTypes {
- public:
-  void Expand(nlohmann::json& node) {
-    if (node.is_string()) {
-      auto it = definitions_.find(node.get<std::string>());
-      if (it == definitions_.end()) return;  // a primitive
-      nlohmann::json copy = it->second;
-      copy["name"] = Unique(it->first);
-      node = std::move(copy);
-      return;
-    }
-    if (node.is_array()) {  // a union
-      for (auto& branch : node) Expand(branch);
-      return;
-    }
-    if (!node.is_object()) return;
-    auto type = node.find("type");
-    if (type == node.end()) return;
-    if (!type->is_string()) {
-      Expand(*type);  // {"type": {...}} wrappers
-      return;
-    }
-    const std::string kind = type->get<std::string>();
-    if (kind == "fixed" || kind == "record" || kind == "enum") {
-      auto name = node.find("name");
-      if (name != node.end() && name->is_string()) {
-        const std::string original = name->get<std::string>();
-        *name = Unique(original);
-        definitions_.emplace(original, node);  // the first definition, for references
-      }
-    }
-    if (kind == "record" && node.contains("fields") && node["fields"].is_array()) {
-      for (auto& field : node["fields"]) {
-        if (field.is_object() && field.contains("type")) Expand(field["type"]);
-      }
-    }
-    if (auto items = node.find("items"); items != node.end()) Expand(*items);
-    if (auto values = node.find("values"); values != node.end()) Expand(*values);
-  }
-
- private:
-  std::string Unique(const std::string& name) {
-    std::string unique = name;
-    for (int n = 2; used_.count(unique); ++n) unique = name + "_" + std::to_string(n);
-    used_.insert(unique);
-    return unique;
-  }
-  std::map<std::string, nlohmann::json> definitions_;
-  std::set<std::string> used_;
-};
-
 Result<std::int64_t> WriteContainer(storage::FileIO& io, const std::string& relative_path, const std::string& schema_json,
                                     std::map<std::string, std::string> metadata,
                                     const std::function<Status(avro::ContainerFileWriter&)>& write_all) {
@@ -281,7 +222,6 @@ Result<ManifestFile> WriteManifest(storage::FileIO& io, const std::string& relat
                                    std::int64_t sequence_number, const std::vector<ManifestEntry>& entries) {
   FLOE_ASSIGN_OR_RETURN(auto partition_type, context.spec->PartitionType(*context.schema));
   FLOE_ASSIGN_OR_RETURN(auto avro_schema, ManifestEntryAvroSchema(*context.schema, *context.spec));
-  NamedTypes().Expand(avro_schema);
   nlohmann::json spec_fields = schema::PartitionSpecToJson(*context.spec)["fields"];
   std::map<std::string, std::string> metadata = {
       {"schema", schema::SchemaToJson(*context.schema).dump()},

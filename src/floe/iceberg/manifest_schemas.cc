@@ -32,15 +32,22 @@ json List(json element, int element_id) { return {{"type", "array"}, {"items", s
 Result<json> ManifestEntryAvroSchema(const schema::Schema& schema, const schema::PartitionSpec& spec) {
   json partition_fields = json::array();
   FLOE_ASSIGN_OR_RETURN(auto partition_type, spec.PartitionType(schema));
-  // Avro defines a named type (fixed: uuid, fixed[L], decimals) once per schema; a second
-  // partition field of the same type refers to it by name.
-  std::set<std::string> defined;
+  // Avro defines each named type (fixed: uuid, fixed[L], decimals) once. Two partition
+  // fields of one such type (identity(price) and truncate[10](price), both "decimal_9_2")
+  // must not define it twice, which strict readers (Java's Avro, fastavro, Floe's) reject;
+  // but the by-name reference Java's writer emits instead is what pyiceberg 0.12 cannot read
+  // ("Type not recognized: decimal_9_2"). So each use gets its own definition under a
+  // unique name ("decimal_9_2_2"): every reader accepts that, and names play no part in decoding.
+  std::set<std::string> used;
   for (std::size_t i = 0; i < spec.fields.size(); ++i) {
     const auto& pf = spec.fields[i];
     FLOE_ASSIGN_OR_RETURN(auto avro_type, AvroTypeOf(*partition_type->fields().at(i).type));
     if (avro_type.is_object() && avro_type.contains("name")) {
       const std::string name = avro_type["name"].get<std::string>();
-      if (!defined.insert(name).second) avro_type = name;
+      std::string unique = name;
+      for (int n = 2; used.count(unique); ++n) unique = name + "_" + std::to_string(n);
+      used.insert(unique);
+      avro_type["name"] = unique;
     }
     partition_fields.push_back(Optional(pf.name, avro_type, pf.field_id));
   }
