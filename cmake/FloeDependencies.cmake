@@ -42,7 +42,7 @@ endif()
 add_library(floe::arrow ALIAS floe_arrow)
 
 # --- Debian-packaged libraries -------------------------------------------------------------
-pkg_check_modules(RDKAFKA REQUIRED IMPORTED_TARGET rdkafka++)
+pkg_check_modules(RDKAFKA REQUIRED IMPORTED_TARGET rdkafka++ rdkafka)  # the C library too: Record reads headers in place through it
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 find_package(Protobuf REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)

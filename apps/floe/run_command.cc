@@ -1,9 +1,74 @@
+#include <spdlog/spdlog.h>
+
+#include <atomic>
 #include <iostream>
+#include <thread>
 
 #include "commands.h"
+#include "floe/catalog/iceberg_catalog.h"
 #include "floe/core/config.h"
+#include "floe/core/metrics.h"
+#include "floe/pipeline/materializer.h"
+#include "floe/server/admin_routes.h"
+#include "floe/server/http_server.h"
+#include "floe/server/rest_catalog_service.h"
+#include "shutdown_signal.h"
 
 namespace floe::cli {
+
+namespace {
+
+// Exit codes beyond commands.h's: the run finished, but a topic is suspended.
+constexpr int kExitSuspended = 3;
+
+Result<server::HttpServerOptions> ListenOptions(const std::string& listen) {
+  const auto colon = listen.rfind(':');
+  if (colon == std::string::npos) return Status::InvalidArgument("'" + listen + "' is not host:port");
+  server::HttpServerOptions http;
+  http.host = listen.substr(0, colon);
+  http.port = std::stoi(listen.substr(colon + 1));
+  return http;
+}
+
+// The servers `floe run` may start beside the pipeline: the REST catalog (built-in catalog
+// only) and the admin API. Both print their address, which tests read when the port is 0.
+struct Servers {
+  std::unique_ptr<catalog::IcebergCatalog> served_catalog;
+  std::unique_ptr<server::HttpServer> catalog_server;
+  std::unique_ptr<server::HttpServer> admin_server;
+};
+
+Status StartCatalogServer(const FloeConfig& config, Servers& servers) {
+  if (config.catalog.listen.empty()) return Status::OK();
+  if (config.catalog.type != CatalogType::kBuiltin) {
+    return Status::InvalidArgument("catalog.listen: only the built-in catalog can be served (catalog.type is rest)");
+  }
+  FLOE_ASSIGN_OR_RETURN(auto uri, DefaultCatalogUri(config));
+  FLOE_ASSIGN_OR_RETURN(servers.served_catalog, catalog::IcebergCatalog::Open(uri, config.warehouse));
+  FLOE_ASSIGN_OR_RETURN(auto http, ListenOptions(config.catalog.listen));
+  servers.catalog_server = std::make_unique<server::HttpServer>(http);
+  server::AddRestCatalogRoutes(*servers.catalog_server, *servers.served_catalog, {config.catalog.token});
+  FLOE_RETURN_IF_ERROR(servers.catalog_server->Start());
+  std::cout << "floe: Iceberg REST catalog listening on " << servers.catalog_server->base_url() << std::endl;
+  return Status::OK();
+}
+
+Status StartAdminServer(const FloeConfig& config, const pipeline::Materializer& materializer,
+                        const MetricsRegistry& metrics, Servers& servers) {
+  if (config.admin.listen.empty()) return Status::OK();
+  FLOE_ASSIGN_OR_RETURN(auto http, ListenOptions(config.admin.listen));
+  servers.admin_server = std::make_unique<server::HttpServer>(http);
+  server::AdminHandlers handlers;
+  handlers.status = [&materializer] { return materializer.StatusReport(); };
+  handlers.healthy = [&materializer] { return materializer.Healthy(); };
+  handlers.metrics = &metrics;
+  server::AddAdminRoutes(*servers.admin_server, handlers);
+  FLOE_RETURN_IF_ERROR(servers.admin_server->Start());
+  std::cout << "floe: admin API listening on " << servers.admin_server->base_url() << std::endl;
+  return Status::OK();
+}
+
+}  // namespace
 
 void AddRunCommand(CLI::App& app, RunOptions& options) {
   auto* cmd = app.add_subcommand("run", "Materialize the configured topics until SIGINT/SIGTERM");
@@ -18,10 +83,48 @@ int Run(const RunOptions& options) {
     std::cerr << config.status().message() << "\n";
     return 1;
   }
-  // The pipeline (consume -> decode -> Parquet -> Iceberg commit) is not built yet:
-  // say so plainly instead of pretending to run.
-  std::cerr << "floe run: not implemented yet (the pipeline lands with issue #4); the config is valid.\n";
-  return 2;
+  // Signals are blocked before any thread starts, so only the waiter below receives them.
+  BlockShutdownSignals();
+  static std::atomic<bool> stop{false};
+  std::thread([] {
+    const int signal = WaitForShutdownSignal();
+    spdlog::info("received signal {}: committing what is buffered, then exiting", signal);
+    stop = true;
+  }).detach();
+
+  auto table_catalog = catalog::OpenTableCatalog(*config);
+  if (!table_catalog.ok()) {
+    std::cerr << "floe run: " << table_catalog.status().ToString() << "\n";
+    return 2;
+  }
+  MetricsRegistry metrics;
+  auto materializer = pipeline::Materializer::Make(*config, **table_catalog, metrics);
+  if (!materializer.ok()) {
+    std::cerr << "floe run: " << materializer.status().ToString() << "\n";
+    return 2;
+  }
+  Servers servers;
+  for (auto st : {StartCatalogServer(*config, servers), StartAdminServer(*config, **materializer, metrics, servers)}) {
+    if (!st.ok()) {
+      std::cerr << "floe run: " << st.ToString() << "\n";
+      return 2;
+    }
+  }
+  pipeline::RunOptions run;
+  run.exit_when_caught_up = options.exit_when_caught_up;
+  auto summary = (*materializer)->Run(run, stop);
+  if (!summary.ok()) {
+    std::cerr << "floe run: " << summary.status().ToString() << "\n";
+    return 1;
+  }
+  std::cout << "floe: " << summary->records_written << " records written in " << summary->commits << " commits, "
+            << summary->records_skipped << " skipped, " << summary->records_dead_lettered << " dead-lettered"
+            << std::endl;
+  if (!summary->suspended.empty()) {
+    for (const auto& s : summary->suspended) std::cerr << "floe run: suspended " << s << "\n";
+    return kExitSuspended;
+  }
+  return 0;
 }
 
 }  // namespace floe::cli

@@ -303,7 +303,8 @@ void ReadTopic(ConfigReader& r, const YAML::Node& node, const std::string& path,
 
 FloeConfig ReadConfig(ConfigReader& r, const YAML::Node& root) {
   FloeConfig c;
-  if (!r.ExpectMap(root, "", {"kafka", "schema_registry", "warehouse", "catalog", "admin", "defaults", "topics"}))
+  if (!r.ExpectMap(root, "", {"kafka", "schema_registry", "warehouse", "catalog", "admin", "buffer_memory", "defaults",
+                                "topics"}))
     return c;
 
   const YAML::Node kafka = root["kafka"];
@@ -365,6 +366,8 @@ FloeConfig ReadConfig(ConfigReader& r, const YAML::Node& root) {
     }
   }
 
+  if (auto v = r.Parsed<std::int64_t>(root, "", "buffer_memory", ParseByteSize)) c.buffer_memory = *v;
+  if (c.buffer_memory < (8 << 20)) r.Error(root["buffer_memory"], "buffer_memory", "must be at least 8MiB");
   ReadDefaults(r, root["defaults"], c.defaults);
 
   const YAML::Node topics = root["topics"];

@@ -78,6 +78,9 @@ struct FloeConfig {
   std::string warehouse;
   CatalogConfig catalog;
   AdminConfig admin;
+  // Decoded records buffered across all partitions before Floe writes files early to stay
+  // under it (docs/configuration.md, "Memory").
+  std::int64_t buffer_memory = 1LL << 30;
   TopicDefaults defaults;
   std::vector<TopicConfig> topics;
 };

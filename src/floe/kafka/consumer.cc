@@ -1,11 +1,196 @@
 #include "floe/kafka/consumer.h"
 
+#include <librdkafka/rdkafka.h>  // RD_KAFKA_OFFSET_* as constant expressions
 #include <librdkafka/rdkafkacpp.h>
 #include <spdlog/spdlog.h>
 
+#include <exception>
+#include <functional>
+#include <map>
 #include <utility>
 
 namespace floe::kafka {
+
+static_assert(kOffsetBeginning == RD_KAFKA_OFFSET_BEGINNING);
+static_assert(kOffsetCommitted == RD_KAFKA_OFFSET_INVALID);
+
+namespace {
+
+// librdkafka's partition lists are vectors of heap objects the caller must destroy.
+class PartitionList {
+ public:
+  PartitionList() = default;
+  explicit PartitionList(const std::vector<TopicPartition>& partitions) {
+    list_.reserve(partitions.size());
+    for (const auto& tp : partitions) list_.push_back(RdKafka::TopicPartition::create(tp.topic, tp.partition, tp.offset));
+  }
+  ~PartitionList() { RdKafka::TopicPartition::destroy(list_); }
+  PartitionList(const PartitionList&) = delete;
+  PartitionList& operator=(const PartitionList&) = delete;
+
+  std::vector<RdKafka::TopicPartition*>& get() { return list_; }
+
+ private:
+  std::vector<RdKafka::TopicPartition*> list_;
+};
+
+std::vector<TopicPartition> FromRdKafka(const std::vector<RdKafka::TopicPartition*>& list) {
+  std::vector<TopicPartition> out;
+  out.reserve(list.size());
+  for (const auto* tp : list) out.push_back({tp->topic(), tp->partition(), tp->offset()});
+  return out;
+}
+
+std::string DescribeOffset(std::int64_t offset) {
+  if (offset == kOffsetBeginning) return "beginning";
+  if (offset == kOffsetCommitted) return "committed";
+  return std::to_string(offset);
+}
+
+// "orders/0 orders/3", or with offsets "orders/0@12 orders/3@beginning": for log lines.
+std::string Describe(const std::vector<TopicPartition>& partitions, bool with_offsets) {
+  std::string out;
+  for (const auto& tp : partitions) {
+    if (!out.empty()) out += ' ';
+    out += tp.topic + "/" + std::to_string(tp.partition);
+    if (with_offsets) out += "@" + DescribeOffset(tp.offset);
+  }
+  return out.empty() ? "(none)" : out;
+}
+
+Status FromCode(RdKafka::ErrorCode rc, std::string_view what) {
+  if (rc == RdKafka::ERR_NO_ERROR) return Status::OK();
+  return Status::Unavailable("kafka " + std::string(what) + " failed: " + RdKafka::err2str(rc));
+}
+
+// incremental_(un)assign report failure as an owned Error object instead of a code.
+Status FromError(RdKafka::Error* raw, std::string_view what) {
+  std::unique_ptr<RdKafka::Error> error(raw);
+  if (!error) return Status::OK();
+  return Status::Unavailable("kafka " + std::string(what) + " failed: " + error->str());
+}
+
+// Pause, resume and commit report per partition; the call itself succeeds regardless.
+Status FirstPartitionError(const std::vector<RdKafka::TopicPartition*>& list, std::string_view what) {
+  for (const auto* tp : list) {
+    if (tp->err() != RdKafka::ERR_NO_ERROR) {
+      return Status::Unavailable("kafka " + std::string(what) + " of " + tp->topic() + "/" +
+                                 std::to_string(tp->partition()) + " failed: " + RdKafka::err2str(tp->err()));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+// librdkafka's callbacks for a Consumer. They run inside consume() and close(), i.e. on the
+// thread calling Poll() or Close(). Nothing may throw out of them (they are called from C),
+// so failures are logged and kept for Poll() to return.
+class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCommitCb {
+ public:
+  void set_listener(RebalanceListener* listener) { listener_ = listener; }
+
+  // The first failure since the last call, or OK; clears it.
+  Status TakeError() { return std::exchange(error_, Status::OK()); }
+
+  void rebalance_cb(RdKafka::KafkaConsumer* consumer, RdKafka::ErrorCode err,
+                    std::vector<RdKafka::TopicPartition*>& partitions) override {
+    const bool cooperative = consumer->rebalance_protocol() == "COOPERATIVE";
+    switch (err) {
+      case RdKafka::ERR__ASSIGN_PARTITIONS: return Assign(*consumer, partitions, cooperative);
+      case RdKafka::ERR__REVOKE_PARTITIONS: return Revoke(*consumer, partitions, cooperative);
+      default: return GiveUpAssignment(*consumer, err);
+    }
+  }
+
+  void offset_commit_cb(RdKafka::ErrorCode err, std::vector<RdKafka::TopicPartition*>& offsets) override {
+    // ERR__NO_OFFSET: there was nothing new to commit, which is not a failure.
+    if (err == RdKafka::ERR_NO_ERROR || err == RdKafka::ERR__NO_OFFSET) return;
+    // Group offsets only feed lag monitoring, so a failed commit is worth a warning, not an error.
+    spdlog::warn("kafka: committing group offsets for {} failed: {}", Describe(FromRdKafka(offsets), true),
+                 RdKafka::err2str(err));
+  }
+
+ private:
+  void Assign(RdKafka::KafkaConsumer& consumer, std::vector<RdKafka::TopicPartition*>& partitions, bool cooperative) {
+    std::vector<TopicPartition> chosen = FromRdKafka(partitions);
+    for (auto& tp : chosen) tp.offset = kOffsetCommitted;
+    const bool listener_ok = chosen.empty() || CallListener("OnAssigned", [&] { listener_->OnAssigned(chosen); });
+    ApplyChosenOffsets(chosen, partitions);
+    // Cooperative rounds often assign nothing new (e.g. right after a revoke): not worth a line.
+    if (!partitions.empty()) spdlog::info("kafka: assigned {}", Describe(FromRdKafka(partitions), true));
+    // Cooperative assignors require the incremental call even for an empty list.
+    const Status assigned = cooperative ? FromError(consumer.incremental_assign(partitions), "incremental assign")
+                                        : FromCode(consumer.assign(partitions), "assign");
+    if (!assigned.ok()) return Fail(assigned);
+    // Without offsets from the listener the partitions would be read from wherever the group
+    // offset points: hold them until the caller, told by Poll(), decides what to do.
+    if (!listener_ok) {
+      Fail(FromCode(consumer.pause(partitions), "pause"));
+      Fail(FirstPartitionError(partitions, "pause"));
+    }
+  }
+
+  // Copies the listener's offsets into librdkafka's list, matching by topic and partition so
+  // a listener that reorders its vector still gets what it asked for.
+  void ApplyChosenOffsets(const std::vector<TopicPartition>& chosen, std::vector<RdKafka::TopicPartition*>& partitions) {
+    std::map<std::pair<std::string, std::int32_t>, std::int64_t> offsets;
+    for (const auto& tp : chosen) offsets[{tp.topic, tp.partition}] = tp.offset;
+    for (auto* tp : partitions) {
+      const auto it = offsets.find({tp->topic(), tp->partition()});
+      if (it == offsets.end()) {
+        Fail(Status::Internal("RebalanceListener::OnAssigned dropped " + tp->topic() + "/" +
+                              std::to_string(tp->partition()) + " from its list"));
+        continue;
+      }
+      tp->set_offset(it->second);
+    }
+  }
+
+  void Revoke(RdKafka::KafkaConsumer& consumer, std::vector<RdKafka::TopicPartition*>& partitions, bool cooperative) {
+    // Read before unassigning: the unassign calls reset the flag.
+    const bool lost = consumer.assignment_lost();
+    const std::vector<TopicPartition> revoked = FromRdKafka(partitions);
+    if (!revoked.empty()) spdlog::info("kafka: {} {}", lost ? "lost" : "revoked", Describe(revoked, false));
+    if (!revoked.empty()) CallListener("OnRevoked", [&] { listener_->OnRevoked(revoked, lost); });
+    Fail(cooperative ? FromError(consumer.incremental_unassign(partitions), "incremental unassign")
+                     : FromCode(consumer.unassign(), "unassign"));
+  }
+
+  // A rebalance that failed in the group protocol: librdkafka wants the whole assignment
+  // dropped. The listener hears of it as a loss, since the group may have moved on.
+  void GiveUpAssignment(RdKafka::KafkaConsumer& consumer, RdKafka::ErrorCode err) {
+    spdlog::error("kafka: rebalance failed: {}; dropping the whole assignment", RdKafka::err2str(err));
+    PartitionList current;
+    Fail(FromCode(consumer.assignment(current.get()), "reading the assignment"));
+    const std::vector<TopicPartition> lost = FromRdKafka(current.get());
+    if (!lost.empty()) CallListener("OnRevoked", [&] { listener_->OnRevoked(lost, true); });
+    Fail(FromCode(consumer.unassign(), "unassign"));
+  }
+
+  // Runs a listener call; an exception must not unwind through librdkafka's C frames.
+  bool CallListener(std::string_view what, const std::function<void()>& call) {
+    if (listener_ == nullptr) return true;  // Assign() users have no listener and no rebalances
+    try {
+      call();
+      return true;
+    } catch (const std::exception& e) {
+      Fail(Status::Internal("RebalanceListener::" + std::string(what) + " threw: " + e.what()));
+    } catch (...) {
+      Fail(Status::Internal("RebalanceListener::" + std::string(what) + " threw a non-std exception"));
+    }
+    return false;
+  }
+
+  void Fail(const Status& status) {
+    if (status.ok()) return;
+    spdlog::error("kafka: {}", status.message());
+    if (error_.ok()) error_ = status;
+  }
+
+  RebalanceListener* listener_ = nullptr;
+  Status error_;
+};
 
 Record::Record(std::unique_ptr<RdKafka::Message> message)
     : message_(std::move(message)), topic_(message_->topic_name()) {}
@@ -45,12 +230,19 @@ std::optional<std::string_view> Record::value() const {
 }
 
 std::vector<Header> Record::headers() const {
+  // Through the C API: the C++ Headers::get_all() returns copies, and views into those
+  // would dangle. The C headers live in the message, as long as this Record.
   std::vector<Header> out;
-  RdKafka::Headers* headers = message_->headers();
-  if (headers == nullptr) return out;
-  for (const auto& h : headers->get_all()) {
-    Header header{h.key(), std::nullopt};
-    if (h.value() != nullptr) header.value = std::string_view(static_cast<const char*>(h.value()), h.value_size());
+  rd_kafka_headers_t* headers = nullptr;
+  if (rd_kafka_message_headers(message_->c_ptr(), &headers) != RD_KAFKA_RESP_ERR_NO_ERROR || headers == nullptr) {
+    return out;
+  }
+  const char* name = nullptr;
+  const void* value = nullptr;
+  std::size_t size = 0;
+  for (std::size_t i = 0; rd_kafka_header_get_all(headers, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR; ++i) {
+    Header header{name, std::nullopt};
+    if (value != nullptr) header.value = std::string_view(static_cast<const char*>(value), size);
     out.push_back(std::move(header));
   }
   return out;
@@ -72,6 +264,8 @@ Result<std::unique_ptr<Consumer>> Consumer::Create(const ConsumerOptions& option
       {"auto.offset.reset", "earliest"},
       {"enable.partition.eof", "false"},
       {"client.id", "floe"},
+      // A rebalance moves only the partitions that change owner; the others keep flowing.
+      {"partition.assignment.strategy", "cooperative-sticky"},
   };
   for (const auto& [k, v] : options.properties) settings[k] = v;
   for (const auto& [k, v] : settings) {
@@ -79,25 +273,83 @@ Result<std::unique_ptr<Consumer>> Consumer::Create(const ConsumerOptions& option
       return Status::InvalidArgument("kafka property '" + k + "': " + error);
     }
   }
+  auto callbacks = std::make_unique<ConsumerCallbacks>();
+  if (conf->set("rebalance_cb", static_cast<RdKafka::RebalanceCb*>(callbacks.get()), error) != RdKafka::Conf::CONF_OK ||
+      conf->set("offset_commit_cb", static_cast<RdKafka::OffsetCommitCb*>(callbacks.get()), error) !=
+          RdKafka::Conf::CONF_OK) {
+    return Status::Internal("kafka consumer callbacks: " + error);
+  }
   std::unique_ptr<RdKafka::KafkaConsumer> consumer(RdKafka::KafkaConsumer::create(conf.get(), error));
   if (!consumer) return Status::InvalidArgument("cannot create Kafka consumer: " + error);
-  return std::unique_ptr<Consumer>(new Consumer(std::move(consumer)));
+  return std::unique_ptr<Consumer>(new Consumer(std::move(callbacks), std::move(consumer)));
 }
 
-Consumer::Consumer(std::unique_ptr<RdKafka::KafkaConsumer> consumer) : consumer_(std::move(consumer)) {}
+Consumer::Consumer(std::unique_ptr<ConsumerCallbacks> callbacks, std::unique_ptr<RdKafka::KafkaConsumer> consumer)
+    : callbacks_(std::move(callbacks)), consumer_(std::move(consumer)) {}
 
 Consumer::~Consumer() { (void)Close(); }
 
-Status Consumer::Assign(const std::vector<TopicPartition>& partitions) {
-  std::vector<RdKafka::TopicPartition*> list;
-  for (const auto& tp : partitions) list.push_back(RdKafka::TopicPartition::create(tp.topic, tp.partition, tp.offset));
-  const RdKafka::ErrorCode rc = consumer_->assign(list);
-  RdKafka::TopicPartition::destroy(list);
-  if (rc != RdKafka::ERR_NO_ERROR) return Status::Unavailable("kafka assign failed: " + RdKafka::err2str(rc));
+Status Consumer::CheckOpen(std::string_view operation) const {
+  if (state_ == State::kClosed) return Status::Internal("kafka consumer: " + std::string(operation) + " after Close()");
   return Status::OK();
 }
 
+Status Consumer::Assign(const std::vector<TopicPartition>& partitions) {
+  FLOE_RETURN_IF_ERROR(CheckOpen("Assign"));
+  PartitionList list(partitions);
+  return FromCode(consumer_->assign(list.get()), "assign");
+}
+
+Status Consumer::Subscribe(const std::vector<std::string>& topics, RebalanceListener* listener) {
+  FLOE_RETURN_IF_ERROR(CheckOpen("Subscribe"));
+  if (listener == nullptr) return Status::InvalidArgument("kafka subscribe needs a RebalanceListener");
+  if (topics.empty()) return Status::InvalidArgument("kafka subscribe needs at least one topic");
+  callbacks_->set_listener(listener);
+  return FromCode(consumer_->subscribe(topics), "subscribe");
+}
+
+Status Consumer::Pause(const std::vector<TopicPartition>& partitions) {
+  FLOE_RETURN_IF_ERROR(CheckOpen("Pause"));
+  PartitionList list(partitions);
+  FLOE_RETURN_IF_ERROR(FromCode(consumer_->pause(list.get()), "pause"));
+  return FirstPartitionError(list.get(), "pause");
+}
+
+Status Consumer::Resume(const std::vector<TopicPartition>& partitions) {
+  FLOE_RETURN_IF_ERROR(CheckOpen("Resume"));
+  PartitionList list(partitions);
+  FLOE_RETURN_IF_ERROR(FromCode(consumer_->resume(list.get()), "resume"));
+  return FirstPartitionError(list.get(), "resume");
+}
+
+Status Consumer::Seek(const TopicPartition& tp, std::chrono::milliseconds timeout) {
+  FLOE_RETURN_IF_ERROR(CheckOpen("Seek"));
+  std::unique_ptr<RdKafka::TopicPartition> target(RdKafka::TopicPartition::create(tp.topic, tp.partition, tp.offset));
+  const RdKafka::ErrorCode rc = consumer_->seek(*target, static_cast<int>(timeout.count()));
+  return FromCode(rc, "seek of " + tp.topic + "/" + std::to_string(tp.partition) + " to " + DescribeOffset(tp.offset));
+}
+
+Status Consumer::CommitOffsets(const std::vector<TopicPartition>& partitions) {
+  FLOE_RETURN_IF_ERROR(CheckOpen("CommitOffsets"));
+  // Nothing to commit: no round trip to the group coordinator.
+  if (partitions.empty()) return Status::OK();
+  PartitionList list(partitions);
+  return FromCode(consumer_->commitAsync(list.get()), "offset commit");
+}
+
+std::vector<TopicPartition> Consumer::Assignment() const {
+  if (state_ == State::kClosed) return {};
+  PartitionList list;
+  const RdKafka::ErrorCode rc = consumer_->assignment(list.get());
+  if (rc != RdKafka::ERR_NO_ERROR) {
+    spdlog::warn("kafka: reading the assignment failed: {}", RdKafka::err2str(rc));
+    return {};
+  }
+  return FromRdKafka(list.get());
+}
+
 Result<std::vector<std::int32_t>> Consumer::Partitions(const std::string& topic, std::chrono::milliseconds timeout) {
+  FLOE_RETURN_IF_ERROR(CheckOpen("Partitions"));
   std::string error;
   std::unique_ptr<RdKafka::Topic> handle(RdKafka::Topic::create(consumer_.get(), topic, nullptr, error));
   if (!handle) return Status::InvalidArgument("kafka topic '" + topic + "': " + error);
@@ -121,6 +373,7 @@ Result<std::vector<std::int32_t>> Consumer::Partitions(const std::string& topic,
 
 Result<std::pair<std::int64_t, std::int64_t>> Consumer::Watermarks(const std::string& topic, std::int32_t partition,
                                                                    std::chrono::milliseconds timeout) {
+  FLOE_RETURN_IF_ERROR(CheckOpen("Watermarks"));
   std::int64_t low = 0;
   std::int64_t high = 0;
   const RdKafka::ErrorCode rc =
@@ -133,16 +386,21 @@ Result<std::pair<std::int64_t, std::int64_t>> Consumer::Watermarks(const std::st
 }
 
 Result<std::optional<Record>> Consumer::Poll(std::chrono::milliseconds timeout) {
+  FLOE_RETURN_IF_ERROR(CheckOpen("Poll"));
   std::unique_ptr<RdKafka::Message> message(consumer_->consume(static_cast<int>(timeout.count())));
+  // A record is returned even if a rebalance callback failed during this call: librdkafka has
+  // already moved past it, so dropping it would lose it. The next Poll reports the failure.
+  if (message->err() == RdKafka::ERR_NO_ERROR) return std::optional<Record>(Record(std::move(message)));
+  FLOE_RETURN_IF_ERROR(callbacks_->TakeError());
   switch (message->err()) {
-    case RdKafka::ERR_NO_ERROR:
-      return std::optional<Record>(Record(std::move(message)));
     case RdKafka::ERR__TIMED_OUT:
     case RdKafka::ERR__PARTITION_EOF:
       return std::optional<Record>();
     case RdKafka::ERR__TRANSPORT:
     case RdKafka::ERR__ALL_BROKERS_DOWN:
-      // librdkafka reconnects by itself; the caller just polls again.
+    case RdKafka::ERR__MAX_POLL_EXCEEDED:
+      // librdkafka reconnects (or rejoins the group, after a too long gap between polls) by
+      // itself; the caller just polls again.
       spdlog::warn("kafka: {}", message->errstr());
       return std::optional<Record>();
     default:
@@ -151,11 +409,15 @@ Result<std::optional<Record>> Consumer::Poll(std::chrono::milliseconds timeout) 
 }
 
 Status Consumer::Close() {
-  if (closed_) return Status::OK();
-  closed_ = true;
+  if (state_ != State::kOpen) return Status::OK();  // also a listener calling Close() from OnRevoked
+  // close() runs the revoke callback for the whole assignment, then leaves the group. The
+  // listener may still commit in there, so the consumer counts as open until it returns.
+  state_ = State::kClosing;
   const RdKafka::ErrorCode rc = consumer_->close();
+  state_ = State::kClosed;
+  const Status callback_status = callbacks_->TakeError();
   if (rc != RdKafka::ERR_NO_ERROR) return Status::Unavailable("kafka consumer close: " + RdKafka::err2str(rc));
-  return Status::OK();
+  return callback_status;
 }
 
 }  // namespace floe::kafka

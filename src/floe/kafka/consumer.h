@@ -1,6 +1,10 @@
 #pragma once
 // A thin, Status-returning layer over librdkafka's C++ consumer. It owns no policy: the
 // pipeline decides what to subscribe, where to seek and when to commit.
+//
+// Threading: one Consumer is driven by one thread. Rebalance callbacks (RebalanceListener)
+// run inside Poll() and Close() on that thread, so the listener needs no locking of its own
+// against the code that polls.
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -50,10 +54,31 @@ class Record {
   std::string topic_;
 };
 
+// Logical offsets, with librdkafka's values (RdKafka::Topic::OFFSET_*).
+inline constexpr std::int64_t kOffsetBeginning = -2;    // the partition's low watermark
+inline constexpr std::int64_t kOffsetCommitted = -1001;  // the group's committed offset, else auto.offset.reset
+
 struct TopicPartition {
   std::string topic;
   std::int32_t partition = 0;
   std::int64_t offset = 0;  // next offset to read
+};
+
+// Told about group rebalances. Both calls run on the thread calling Poll() or Close(), and
+// must not throw (an exception is caught, logged and turned into an error from Poll()).
+class RebalanceListener {
+ public:
+  virtual ~RebalanceListener() = default;
+  // Partitions newly given to this member (incremental with cooperative-sticky; the whole new
+  // assignment with an eager strategy). Each entry arrives with offset kOffsetCommitted; the
+  // listener sets it to the next offset to read (or kOffsetBeginning), and the consumer then
+  // assigns the partitions at exactly those offsets. Never called with an empty list.
+  virtual void OnAssigned(std::vector<TopicPartition>& partitions) = 0;
+  // Partitions being taken away (offsets unspecified). lost=false: an orderly revoke, the
+  // listener may still commit its work for them before returning; lost=true: the member lost
+  // them (session timeout, fatal group error), someone else may own them already. Never called
+  // with an empty list.
+  virtual void OnRevoked(const std::vector<TopicPartition>& partitions, bool lost) = 0;
 };
 
 struct ConsumerOptions {
@@ -62,27 +87,60 @@ struct ConsumerOptions {
   std::map<std::string, std::string> properties;  // librdkafka pass-through, applied last
 };
 
+class ConsumerCallbacks;  // consumer.cc: librdkafka's callback interfaces, kept out of this header
+
 class Consumer {
  public:
+  // Defaults: no auto commit, auto.offset.reset=earliest,
+  // partition.assignment.strategy=cooperative-sticky; options.properties override any of them.
   static Result<std::unique_ptr<Consumer>> Create(const ConsumerOptions& options);
-  ~Consumer();
+  ~Consumer();  // Close()s first
 
   // Manual assignment (no group rebalancing): read exactly these partitions from these offsets.
   Status Assign(const std::vector<TopicPartition>& partitions);
+  // Joins the consumer group (options.group_id) for these topics; an entry starting with '^'
+  // is a regex pattern (librdkafka's convention). Partitions then come and go through the
+  // listener, which must outlive the consumer.
+  Status Subscribe(const std::vector<std::string>& topics, RebalanceListener* listener);
+  // Stops / restarts fetching from assigned partitions (offsets ignored). Resume continues at
+  // the next record not yet returned by Poll(): nothing is skipped or repeated.
+  // Pause, Resume and Seek need the partition to be assigned already, which it is not yet
+  // inside OnAssigned (librdkafka: "Unknown partition" / "Erroneous state"): choose start
+  // offsets there through tp.offset, and pause after the Poll() that ran it.
+  Status Pause(const std::vector<TopicPartition>& partitions);
+  Status Resume(const std::vector<TopicPartition>& partitions);
+  // Moves an assigned partition's fetch position to tp.offset (records already fetched are
+  // dropped).
+  Status Seek(const TopicPartition& tp, std::chrono::milliseconds timeout);
+  // Commits group offsets (tp.offset = next offset to read), asynchronously. For lag
+  // monitoring only: Floe's tables are the source of truth. A failed commit is logged when a
+  // later Poll() learns of it; it is not an error of this call.
+  Status CommitOffsets(const std::vector<TopicPartition>& partitions);
+  // The current assignment (offset field unspecified).
+  std::vector<TopicPartition> Assignment() const;
   // The partition ids of a topic, from broker metadata.
   Result<std::vector<std::int32_t>> Partitions(const std::string& topic, std::chrono::milliseconds timeout);
   // [low, high) offsets on the broker: high is the offset the next produced record gets.
   Result<std::pair<std::int64_t, std::int64_t>> Watermarks(const std::string& topic, std::int32_t partition,
                                                            std::chrono::milliseconds timeout);
   // The next record, nullopt on timeout or end of partition; broker errors that librdkafka
-  // recovers from by itself are logged and not returned.
+  // recovers from by itself are logged and not returned. Rebalance callbacks run in here; a
+  // failure inside one (a listener that threw, a rejected assignment) is returned by the Poll
+  // that ran it.
   Result<std::optional<Record>> Poll(std::chrono::milliseconds timeout);
+  // Leaves the group cleanly: the listener's OnRevoked(..., lost=false) runs for the whole
+  // assignment before this returns. Later calls are no-ops; other methods then fail.
   Status Close();
 
  private:
-  explicit Consumer(std::unique_ptr<RdKafka::KafkaConsumer> consumer);
+  Consumer(std::unique_ptr<ConsumerCallbacks> callbacks, std::unique_ptr<RdKafka::KafkaConsumer> consumer);
+  Status CheckOpen(std::string_view operation) const;
+
+  // Declared first so it is destroyed last: librdkafka calls into it until consumer_ is gone.
+  std::unique_ptr<ConsumerCallbacks> callbacks_;
   std::unique_ptr<RdKafka::KafkaConsumer> consumer_;
-  bool closed_ = false;
+  enum class State { kOpen, kClosing, kClosed };  // kClosing: inside Close(), revoke callbacks running
+  State state_ = State::kOpen;
 };
 
 }  // namespace floe::kafka

@@ -1,0 +1,60 @@
+#pragma once
+// The pipeline's main loop (DESIGN.md, "What flows through it"): consume the configured
+// topics as a member of the Kafka consumer group, decode each record into its partition's
+// buffer, and commit each topic's table when a partition's buffer reaches target_file_size,
+// its oldest record is commit_interval old, buffered data passes buffer_memory, the
+// partition is revoked, or the run ends. Exactly-once comes from the table, not Kafka: on
+// every assignment the table's committed offsets decide where reading starts, and commits
+// are fenced (pipeline/iceberg_table_writer.h).
+//
+// Errors never stop the process: a bad record goes to the topic's error_mode (suspend the
+// topic / skip / dead-letter), an unreachable dependency (registry, catalog, storage) is
+// retried with backoff while the rest goes on. Single-threaded: Run() polls, decodes and
+// commits on the calling thread; the status snapshot is the only shared state.
+#include <atomic>
+#include <memory>
+#include <mutex>
+
+#include <nlohmann/json.hpp>
+
+#include "floe/catalog/iceberg_catalog.h"
+#include "floe/core/config.h"
+#include "floe/core/metrics.h"
+#include "floe/core/result.h"
+
+namespace floe::pipeline {
+
+struct RunOptions {
+  // Batch mode: stop once every partition of the configured topics is committed up to the
+  // end offsets seen when the topic was first looked at (suspended topics count as done).
+  bool exit_when_caught_up = false;
+};
+
+struct RunSummary {
+  std::int64_t records_written = 0;
+  std::int64_t records_skipped = 0;
+  std::int64_t records_dead_lettered = 0;
+  std::int64_t commits = 0;
+  std::vector<std::string> suspended;  // "<topic>: <position>: <reason>"
+};
+
+class Materializer {
+ public:
+  static Result<std::unique_ptr<Materializer>> Make(const FloeConfig& config, catalog::TableCatalog& catalog,
+                                                    MetricsRegistry& metrics);
+  ~Materializer();
+
+  // Runs until `stop` is set (then commits what is buffered) or, in batch mode, caught up.
+  Result<RunSummary> Run(const RunOptions& options, const std::atomic<bool>& stop);
+
+  // The /status body, refreshed by the loop about once a second; callable from any thread.
+  nlohmann::json StatusReport() const;
+  bool Healthy() const;
+
+ private:
+  class Impl;
+  explicit Materializer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace floe::pipeline

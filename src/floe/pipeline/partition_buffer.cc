@@ -1,0 +1,159 @@
+#include "floe/pipeline/partition_buffer.h"
+
+#include <arrow/api.h>
+#include <arrow/util/utf8.h>
+
+#include "floe/core/arrow_interop.h"
+
+namespace floe::pipeline {
+
+namespace {
+
+// What a record costs in memory once decoded, roughly: its bytes plus per-row overhead of
+// the system columns. Used for target_file_size and buffer_memory, both estimates.
+std::int64_t RecordCost(const kafka::Record& record, const std::vector<kafka::Header>& headers) {
+  std::int64_t bytes = 64 + static_cast<std::int64_t>(record.topic().size());
+  if (auto v = record.value()) bytes += static_cast<std::int64_t>(v->size());
+  if (auto k = record.key()) bytes += static_cast<std::int64_t>(k->size());
+  for (const auto& h : headers) bytes += 16 + static_cast<std::int64_t>(h.key.size() + (h.value ? h.value->size() : 0));
+  return bytes;
+}
+
+}  // namespace
+
+PartitionBuffer::PartitionBuffer(const TopicConfig& topic, const WriterSchemas& schemas, std::int32_t partition)
+    : topic_(topic), schemas_(schemas), partition_(partition) {}
+
+Result<std::unique_ptr<PartitionBuffer>> PartitionBuffer::Make(const TopicConfig& topic, const WriterSchemas& schemas,
+                                                               std::int32_t partition,
+                                                               std::optional<std::int64_t> committed) {
+  std::unique_ptr<PartitionBuffer> b(new PartitionBuffer(topic, schemas, partition));
+  b->committed_ = committed;
+  b->next_offset_ = committed;
+  if (auto key = KeyField(topic)) {
+    FLOE_ASSIGN_OR_RETURN(b->key_, MakeRawColumns(topic.key == PayloadFormat::kString ? PayloadFormat::kString
+                                                                                       : PayloadFormat::kBytes,
+                                                  key->name()));
+  }
+  const auto layout = topic.system_columns == SystemColumns::kTableflow ? columnar::SystemColumnsLayout::kTableflow
+                                                                        : columnar::SystemColumnsLayout::kNested;
+  FLOE_ASSIGN_OR_RETURN(b->system_, columnar::SystemColumnsBuilder::Make(layout));
+  return b;
+}
+
+Result<ValueColumns*> PartitionBuffer::ColumnsFor(const WriterSchema& schema) {
+  if (schema.id == kTombstoneSchemaId) return nullptr;
+  auto& slot = decoders_[schema.id];
+  if (!slot) {
+    if (schema.avro) {
+      FLOE_ASSIGN_OR_RETURN(slot, MakeAvroColumns(schema.avro));
+    } else {
+      FLOE_ASSIGN_OR_RETURN(slot, MakeRawColumns(topic_.value, schema.columns->field(0)->name()));
+    }
+  }
+  return slot.get();
+}
+
+Status PartitionBuffer::Append(const kafka::Record& record, const WriterSchema& schema, std::string_view payload) {
+  const auto key = record.key();
+  // Checked before anything is appended, so that a bad key leaves the buffer untouched.
+  if (key_ && topic_.key == PayloadFormat::kString && key && !arrow::util::ValidateUTF8(*key)) {
+    return Status::InvalidArgument("key is not valid UTF-8 (the topic's key format is 'string')");
+  }
+  if (segment_schema_ != &schema) {
+    FLOE_RETURN_IF_ERROR(CloseSegment());
+    FLOE_ASSIGN_OR_RETURN(segment_values_, ColumnsFor(schema));
+    segment_schema_ = &schema;
+  }
+  if (segment_values_ != nullptr) FLOE_RETURN_IF_ERROR(segment_values_->Append(payload));
+
+  // From here on only allocation can fail.
+  if (key_) FLOE_RETURN_IF_ERROR(key ? key_->Append(*key) : key_->AppendNull());
+  const auto headers = record.headers();
+  std::vector<columnar::HeaderView> header_views;
+  header_views.reserve(headers.size());
+  for (const auto& h : headers) header_views.push_back({h.key, h.value});
+  columnar::RecordMetadata meta;
+  meta.topic = record.topic();
+  meta.partition = record.partition();
+  meta.offset = record.offset();
+  if (record.timestamp_type() != "NoTimestampType" && record.timestamp_ms() >= 0) meta.timestamp_ms = record.timestamp_ms();
+  meta.timestamp_type = record.timestamp_type();
+  meta.leader_epoch = record.leader_epoch();
+  meta.key = key;
+  meta.headers = header_views;
+  FLOE_RETURN_IF_ERROR(system_->Append(meta));
+  ++segment_rows_;
+  ++rows_;
+  bytes_ += RecordCost(record, headers);
+  Advance(record);
+  return Status::OK();
+}
+
+void PartitionBuffer::Pass(const kafka::Record& record) { Advance(record); }
+
+void PartitionBuffer::Advance(const kafka::Record& record) {
+  if (!has_uncommitted()) oldest_ = std::chrono::steady_clock::now();
+  next_offset_ = record.offset() + 1;
+}
+
+Status PartitionBuffer::CloseSegment() {
+  if (segment_rows_ == 0) return Status::OK();
+  arrow::FieldVector fields;
+  arrow::ArrayVector arrays;
+  if (segment_values_ != nullptr) {
+    FLOE_ASSIGN_OR_RETURN(auto values, segment_values_->Flush());
+    for (int i = 0; i < values->num_columns(); ++i) {
+      fields.push_back(values->schema()->field(i));
+      arrays.push_back(values->column(i));
+    }
+  }
+  if (key_) {
+    FLOE_ASSIGN_OR_RETURN(auto keys, key_->Flush());
+    fields.push_back(keys->schema()->field(0));
+    arrays.push_back(keys->column(0));
+  }
+  FLOE_ASSIGN_OR_RETURN(auto system, system_->Finish());
+  const auto system_fields = columnar::SystemColumnsBuilder::Fields(
+      topic_.system_columns == SystemColumns::kTableflow ? columnar::SystemColumnsLayout::kTableflow
+                                                         : columnar::SystemColumnsLayout::kNested);
+  for (std::size_t i = 0; i < system.size(); ++i) {
+    fields.push_back(system_fields[i]);
+    arrays.push_back(system[i]);
+  }
+  for (const auto& a : arrays) {
+    if (a->length() != segment_rows_) {
+      return Status::Internal("segment columns disagree on the row count (" + std::to_string(a->length()) + " vs " +
+                              std::to_string(segment_rows_) + ")");
+    }
+  }
+  closed_.push_back(arrow::RecordBatch::Make(arrow::schema(fields), segment_rows_, arrays));
+  segment_rows_ = 0;
+  segment_schema_ = nullptr;
+  segment_values_ = nullptr;
+  return Status::OK();
+}
+
+Result<std::vector<std::shared_ptr<arrow::RecordBatch>>> PartitionBuffer::PendingBatches() {
+  FLOE_RETURN_IF_ERROR(CloseSegment());
+  return closed_;
+}
+
+void PartitionBuffer::MarkCommitted() {
+  closed_.clear();
+  rows_ = 0;
+  bytes_ = 0;
+  committed_ = next_offset_;
+}
+
+void PartitionBuffer::Reset(std::optional<std::int64_t> committed) {
+  // Open segment builders are flushed and dropped, so no half segment survives.
+  (void)CloseSegment();
+  closed_.clear();
+  rows_ = 0;
+  bytes_ = 0;
+  committed_ = committed;
+  next_offset_ = committed;
+}
+
+}  // namespace floe::pipeline

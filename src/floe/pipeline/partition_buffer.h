@@ -1,0 +1,87 @@
+#pragma once
+// What one Kafka partition has consumed since its last commit: decoded rows, not yet in
+// any file, and the offsets they span. Rows come in segments: consecutive records with
+// the same writer schema share one decoder; a new schema id (or a run of tombstones) closes
+// the segment as one RecordBatch of that schema's columns plus key and system columns.
+// Batches are conformed to the table schema only when they are written (columnar/conform.h).
+//
+// Offsets: `committed` is where the table says this partition stands (nullopt: no Floe
+// commit has covered it yet) — the fencing value of the next commit; `next_offset` is the
+// offset after the last record consumed, written or not (skipped and dead-lettered records
+// move it too, so the commit records that they were dealt with).
+#include <arrow/type_fwd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/columnar/system_columns.h"
+#include "floe/core/config.h"
+#include "floe/core/result.h"
+#include "floe/kafka/consumer.h"
+#include "floe/pipeline/value_columns.h"
+#include "floe/pipeline/writer_schemas.h"
+
+namespace floe::pipeline {
+
+class PartitionBuffer {
+ public:
+  static Result<std::unique_ptr<PartitionBuffer>> Make(const TopicConfig& topic, const WriterSchemas& schemas,
+                                                       std::int32_t partition, std::optional<std::int64_t> committed);
+
+  std::int32_t partition() const { return partition_; }
+  std::optional<std::int64_t> committed() const { return committed_; }
+  // Where reading goes on: the offset after the last consumed record, else `committed`.
+  std::optional<std::int64_t> next_offset() const { return next_offset_; }
+  bool has_uncommitted() const { return next_offset_ != committed_; }
+  std::int64_t buffered_rows() const { return rows_; }
+  std::int64_t buffered_bytes() const { return bytes_; }
+  // When the oldest uncommitted record was consumed (for commit_interval).
+  std::chrono::steady_clock::time_point oldest() const { return oldest_; }
+
+  // Appends one record whose value is `payload` under `schema` (a tombstone: the writer
+  // schemas' tombstone(), payload ignored). All or nothing: on error nothing changed.
+  Status Append(const kafka::Record& record, const WriterSchema& schema, std::string_view payload);
+  // A record consumed but not written (skipped, dead-lettered): offsets move past it.
+  void Pass(const kafka::Record& record);
+
+  // The buffered rows as batches (each of its writer schema's columns plus key and system
+  // columns). They stay buffered until MarkCommitted: a failed write or commit loses nothing.
+  Result<std::vector<std::shared_ptr<arrow::RecordBatch>>> PendingBatches();
+  // After a commit that covered this partition up to next_offset(): the rows are in the table.
+  void MarkCommitted();
+  // Forgets everything buffered and starts again at `committed` (lost assignment, fencing).
+  void Reset(std::optional<std::int64_t> committed);
+
+ private:
+  PartitionBuffer(const TopicConfig& topic, const WriterSchemas& schemas, std::int32_t partition);
+  Status CloseSegment();
+  Result<ValueColumns*> ColumnsFor(const WriterSchema& schema);
+  void Advance(const kafka::Record& record);
+
+  const TopicConfig& topic_;
+  const WriterSchemas& schemas_;
+  std::int32_t partition_;
+  std::optional<std::int64_t> committed_;
+  std::optional<std::int64_t> next_offset_;
+  std::int64_t rows_ = 0;
+  std::int64_t bytes_ = 0;
+  std::chrono::steady_clock::time_point oldest_{};
+
+  // The open segment.
+  const WriterSchema* segment_schema_ = nullptr;
+  ValueColumns* segment_values_ = nullptr;  // null for tombstones
+  std::int64_t segment_rows_ = 0;
+  std::unique_ptr<ValueColumns> key_;        // when the key is a column of its own
+  std::unique_ptr<columnar::SystemColumnsBuilder> system_;
+  // Decoders by schema id, kept across segments so a schema switching back and forth is
+  // compiled once.
+  std::map<std::int32_t, std::unique_ptr<ValueColumns>> decoders_;
+  std::vector<std::shared_ptr<arrow::RecordBatch>> closed_;
+};
+
+}  // namespace floe::pipeline

@@ -1,0 +1,114 @@
+#include "floe/pipeline/writer_schemas.h"
+
+#include <arrow/api.h>
+
+#include <set>
+
+#include "floe/avro/arrow_mapping.h"
+#include "floe/columnar/system_columns.h"
+#include "floe/registry/wire_format.h"
+#include "floe/schema/arrow_schema.h"
+
+namespace floe::pipeline {
+
+namespace {
+
+columnar::SystemColumnsLayout Layout(const TopicConfig& topic) {
+  return topic.system_columns == SystemColumns::kTableflow ? columnar::SystemColumnsLayout::kTableflow
+                                                           : columnar::SystemColumnsLayout::kNested;
+}
+
+}  // namespace
+
+std::shared_ptr<arrow::Field> KeyField(const TopicConfig& topic) {
+  if (topic.key == PayloadFormat::kString) return arrow::field(std::string(kKeyColumn), arrow::utf8(), true);
+  // Tableflow always has a top-level key column; the nested layout keeps raw keys in _kafka.key.
+  if (topic.system_columns == SystemColumns::kTableflow) {
+    return arrow::field(std::string(kKeyColumn), arrow::binary(), true);
+  }
+  return nullptr;
+}
+
+WriterSchemas::WriterSchemas(const TopicConfig& topic, registry::Client* registry)
+    : topic_(topic), registry_(registry) {
+  if (auto key = KeyField(topic)) extra_fields_.push_back(key);
+  for (const auto& f : columnar::SystemColumnsBuilder::Fields(Layout(topic))) extra_fields_.push_back(f);
+
+  auto tombstone = Make(kTombstoneSchemaId, nullptr, arrow::schema(arrow::FieldVector{}));
+  if (!tombstone.ok()) {
+    init_ = tombstone.status();
+    return;
+  }
+  tombstone_ = std::move(*tombstone);
+  if (topic.value == PayloadFormat::kString || topic.value == PayloadFormat::kBytes) {
+    auto type = topic.value == PayloadFormat::kString ? arrow::utf8() : arrow::binary();
+    auto raw = Make(kRawSchemaId, nullptr, arrow::schema({arrow::field(std::string(kRawValueColumn), type, true)}));
+    if (raw.ok()) {
+      raw_ = std::move(*raw);
+    } else {
+      init_ = raw.status();
+    }
+  }
+}
+
+Result<std::unique_ptr<WriterSchema>> WriterSchemas::Make(std::int32_t id, avro::NodePtr avro,
+                                                          std::shared_ptr<arrow::Schema> value_columns) const {
+  auto out = std::make_unique<WriterSchema>();
+  out->id = id;
+  out->avro = std::move(avro);
+  out->columns = value_columns;
+  // Top-level value columns are optional in the table whatever the producer says: tombstones
+  // are rows with null values, and fields a later schema drops are null from then on.
+  arrow::FieldVector table_fields;
+  std::set<std::string> reserved;
+  for (const auto& f : extra_fields_) reserved.insert(f->name());
+  for (const auto& f : value_columns->fields()) {
+    if (reserved.count(f->name()) > 0) {
+      return Status::InvalidArgument("value field '" + f->name() + "' has the name of a column Floe adds (" +
+                                     "key or system columns); rename it, or use key: bytes / the other system_columns layout");
+    }
+    table_fields.push_back(f->WithNullable(true));
+  }
+  for (const auto& f : extra_fields_) table_fields.push_back(f);
+  FLOE_ASSIGN_OR_RETURN(out->table_columns, schema::FromArrowSchema(arrow::Schema(table_fields)));
+  return out;
+}
+
+Result<WriterSchemas::Resolved> WriterSchemas::Resolve(std::string_view value) {
+  FLOE_RETURN_IF_ERROR(init_);
+  if (topic_.value == PayloadFormat::kString || topic_.value == PayloadFormat::kBytes) {
+    return Resolved{raw_.get(), value};
+  }
+  if (topic_.value != PayloadFormat::kAvro) {
+    return Status::Unsupported("value format '" + std::string(PayloadFormatName(topic_.value)) +
+                               "' is not supported by floe run yet");
+  }
+  FLOE_ASSIGN_OR_RETURN(auto framed, registry::ParseWireFormat(value));
+  FLOE_ASSIGN_OR_RETURN(const WriterSchema* schema, AvroSchema(framed.schema_id));
+  return Resolved{schema, framed.payload};
+}
+
+Result<const WriterSchema*> WriterSchemas::AvroSchema(std::int32_t id) {
+  if (auto it = by_id_.find(id); it != by_id_.end()) return it->second.get();
+  if (registry_ == nullptr) return Status::InvalidArgument("value format avro needs a schema_registry section");
+  FLOE_ASSIGN_OR_RETURN(auto registered, registry_->GetSchemaById(id));
+  const std::string where = "schema id " + std::to_string(id);
+  if (registered->type != registry::SchemaType::kAvro) {
+    return Status::InvalidArgument(where + " is not an Avro schema, but the topic's value format is avro");
+  }
+  auto parsed = avro::ParseSchema(registered->schema);
+  if (!parsed.ok()) return parsed.status().WithContext(where);
+  if ((*parsed)->type != avro::Type::kRecord) {
+    return Status::InvalidArgument(where + " is " + (*parsed)->DisplayName() +
+                                   ", not a record: Floe maps a record's fields to table columns");
+  }
+  auto columns = avro::ToArrowSchema(**parsed);
+  if (!columns.ok()) return columns.status().WithContext(where);
+  auto made = Make(id, *parsed, *columns);
+  if (!made.ok()) return made.status().WithContext(where);
+  const WriterSchema* out = made->get();
+  by_id_[id] = std::move(*made);
+  return out;
+}
+
+}  // namespace floe::pipeline
