@@ -62,6 +62,10 @@ struct Options {
   int flush_timeout_ms = 10000;
 };
 
+Clock::duration Seconds(double seconds) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
 std::atomic<bool> g_stop{false};
 extern "C" void RequestStop(int) { g_stop = true; }
 
@@ -189,7 +193,7 @@ Status PauseForAWhile(floe::kafka::Consumer& consumer, double seconds) {
   const std::vector<TopicPartition> assigned = consumer.Assignment();
   FLOE_RETURN_IF_ERROR(consumer.Pause(assigned));
   Emit({{"event", "paused"}, {"partitions", PartitionIds(assigned)}});
-  const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  const auto until = Clock::now() + Seconds(seconds);
   while (Clock::now() < until && !g_stop) {
     FLOE_ASSIGN_OR_RETURN(auto record, consumer.Poll(100ms));
     if (record) Emit(RecordEvent(*record, false));
@@ -208,7 +212,7 @@ Status RunGroupMember(const Options& o, const std::map<std::string, std::string>
   FLOE_RETURN_IF_ERROR(consumer->Subscribe({o.topic}, &listener));
   Emit({{"event", "subscribed"}, {"group", o.group}});
 
-  const auto idle_limit = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.idle_exit_seconds));
+  const auto idle_limit = Seconds(o.idle_exit_seconds);
   std::int64_t records = 0;
   bool rewound = false;
   bool paused = false;
@@ -252,9 +256,9 @@ Status RunDlqProducer(const Options& o, const std::map<std::string, std::string>
   for (std::int64_t i = 0; i < o.dlq_produce; ++i) {
     const std::string key = "key-" + std::to_string(i);
     const std::string value = DlqValue(i);
-    FLOE_RETURN_IF_ERROR(producer->Produce(o.dlq_topic, i % 2 == 0 ? std::nullopt : std::optional<std::string_view>(key),
-                                           i % 5 == 4 ? std::nullopt : std::optional<std::string_view>(value),
-                                           DlqHeaders(i)));
+    const auto key_or_null = i % 2 == 0 ? std::nullopt : std::optional<std::string_view>(key);
+    const auto value_or_null = i % 5 == 4 ? std::nullopt : std::optional<std::string_view>(value);
+    FLOE_RETURN_IF_ERROR(producer->Produce(o.dlq_topic, key_or_null, value_or_null, DlqHeaders(i)));
   }
   Emit({{"event", "produced"}, {"records", o.dlq_produce}});
   const auto started = Clock::now();
@@ -287,7 +291,8 @@ int main(int argc, char** argv) {
   app.add_option("--max-records", o.max_records);
   app.add_option("--idle-exit-seconds", o.idle_exit_seconds);
   app.add_flag("--print-payloads", o.print_payloads, "add key, value and headers (hex) to record events");
-  app.add_option("--rewind-after-records", o.rewind_after_records, "seek the assignment to --start-offset after N records");
+  app.add_option("--rewind-after-records", o.rewind_after_records,
+                 "seek the assignment to --start-offset after N records");
   app.add_option("--pause-after-records", o.pause_after_records, "pause the assignment after N records");
   app.add_option("--pause-seconds", o.pause_seconds);
   app.add_option("-X,--property", o.properties, "librdkafka key=value")->allow_extra_args(false);

@@ -22,7 +22,9 @@ class PartitionList {
   PartitionList() = default;
   explicit PartitionList(const std::vector<TopicPartition>& partitions) {
     list_.reserve(partitions.size());
-    for (const auto& tp : partitions) list_.push_back(RdKafka::TopicPartition::create(tp.topic, tp.partition, tp.offset));
+    for (const auto& tp : partitions) {
+      list_.push_back(RdKafka::TopicPartition::create(tp.topic, tp.partition, tp.offset));
+    }
   }
   ~PartitionList() { RdKafka::TopicPartition::destroy(list_); }
   PartitionList(const PartitionList&) = delete;
@@ -133,7 +135,8 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
 
   // Copies the listener's offsets into librdkafka's list, matching by topic and partition so
   // a listener that reorders its vector still gets what it asked for.
-  void ApplyChosenOffsets(const std::vector<TopicPartition>& chosen, std::vector<RdKafka::TopicPartition*>& partitions) {
+  void ApplyChosenOffsets(const std::vector<TopicPartition>& chosen,
+                          std::vector<RdKafka::TopicPartition*>& partitions) {
     std::map<std::pair<std::string, std::int32_t>, std::int64_t> offsets;
     for (const auto& tp : chosen) offsets[{tp.topic, tp.partition}] = tp.offset;
     for (auto* tp : partitions) {

@@ -38,9 +38,16 @@ const char* BytesOrNull(std::optional<std::string_view> bytes) {
 // two Flush() calls. The delivery report callback runs on whichever thread polls.
 class DeliveryTracker : public RdKafka::DeliveryReportCb {
  public:
+  // Called before produce(): once librdkafka has the record, another thread's poll may
+  // already report it.
   void Queued(const std::string& topic) {
     std::lock_guard lock(mutex_);
     ++topics_[topic].pending;
+  }
+  void NotQueued(const std::string& topic) {
+    std::lock_guard lock(mutex_);
+    Counts& counts = topics_[topic];
+    if (counts.pending > 0) --counts.pending;
   }
 
   void dr_cb(RdKafka::Message& message) override {
@@ -59,7 +66,9 @@ class DeliveryTracker : public RdKafka::DeliveryReportCb {
     std::string report;
     for (auto it = topics_.begin(); it != topics_.end();) {
       Counts& c = it->second;
-      if (c.failed > 0) Append(report, std::to_string(c.failed) + " record(s) for '" + it->first + "' failed: " + c.first_error);
+      if (c.failed > 0) {
+        Append(report, std::to_string(c.failed) + " record(s) for '" + it->first + "' failed: " + c.first_error);
+      }
       if (with_pending && c.pending > 0) {
         Append(report, std::to_string(c.pending) + " record(s) for '" + it->first + "' still undelivered");
       }
@@ -131,6 +140,7 @@ Status Producer::Produce(const std::string& topic, std::optional<std::string_vie
   std::unique_ptr<RdKafka::Headers> rd_headers = ToRdKafkaHeaders(headers);
   const auto give_up_at = std::chrono::steady_clock::now() + kQueueFullPatience;
   while (true) {
+    tracker_->Queued(topic);
     // RK_MSG_COPY: the caller's buffers need not outlive this call. Keys are always copied.
     const RdKafka::ErrorCode rc = producer_->produce(
         topic, RdKafka::Topic::PARTITION_UA, RdKafka::Producer::RK_MSG_COPY, const_cast<char*>(BytesOrNull(value)),
@@ -138,10 +148,10 @@ Status Producer::Produce(const std::string& topic, std::optional<std::string_vie
         nullptr);
     if (rc == RdKafka::ERR_NO_ERROR) {
       (void)rd_headers.release();  // librdkafka owns them once produce() succeeded
-      tracker_->Queued(topic);
       producer_->poll(0);  // serve delivery reports as we go, so they do not pile up
       return Status::OK();
     }
+    tracker_->NotQueued(topic);
     if (rc == RdKafka::ERR_MSG_SIZE_TOO_LARGE) {
       return Status::InvalidArgument("record for '" + topic + "' is larger than the producer's message.max.bytes");
     }

@@ -1,0 +1,109 @@
+"""Exactly-once under crashes (issue #4, DESIGN.md "Exactly-once commit protocol"): `floe run`
+is killed with SIGKILL at random moments while records keep arriving, and restarted; two
+processes share a consumer group and one of them is killed and restarted. Afterwards the
+table holds every produced (partition, offset) exactly once."""
+import random
+import threading
+import time
+import uuid
+
+from tests.integration.fixtures.floe_run import FloeRun
+from tests.integration.fixtures.produce import RecordProducer
+from tests.integration.test_pipeline_avro import ORDER, order, read_rows
+
+
+class BackgroundProducer(threading.Thread):
+    """Produces `n` Avro records over `seconds`, round-robin over the partitions."""
+
+    def __init__(self, kafka, registry_url, topic, partitions, n, seconds):
+        super().__init__(daemon=True)
+        self.producer = RecordProducer(kafka.bootstrap, registry_url)
+        self.serializer = self.producer.serializer(ORDER)
+        self.topic, self.partitions, self.n, self.seconds = topic, partitions, n, seconds
+        self.sent = None
+
+    def run(self):
+        batch = max(1, self.n // 100)
+        for i in range(self.n):
+            self.producer.send_avro(self.topic, self.serializer, order(i), partition=i % self.partitions)
+            if i % batch == batch - 1:
+                time.sleep(self.seconds / 100)
+        self.sent = self.producer.flush()
+
+
+def assert_exactly_once(floe, table, sent):
+    rows = read_rows(floe, table)  # raises on a duplicate (partition, offset)
+    missing = set(sent) - set(rows)
+    extra = set(rows) - set(sent)
+    assert not missing and not extra, (len(missing), len(extra))
+    for key, row in rows.items():
+        assert row["id"] == sent[key]["id"], key
+
+
+def end_offsets(sent):
+    ends = {}
+    for p, o in sent:
+        ends[p] = max(ends.get(p, 0), o + 1)
+    return ends
+
+
+def test_kill_9_at_random_moments_then_restart(kafka, schema_registry, floe_bin, tmp_path):
+    topic = f"crash-{uuid.uuid4().hex[:8]}"
+    kafka.create_topic(topic, partitions=4)
+    seed = random.randrange(1 << 30)
+    rng = random.Random(seed)
+    print(f"kill schedule seed {seed}")
+    producing = BackgroundProducer(kafka, schema_registry.url, topic, 4, 40_000, 25)
+    # Static membership: a restarted process takes its partitions back without waiting
+    # for the killed one's session to time out.
+    floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap, [{"name": topic, "table": "kafka.crash"}],
+                   registry_url=schema_registry.url, group_id=f"g-{topic}",
+                   defaults={"commit_interval": "300ms"}, kafka_properties={"group.instance.id": "crash-1"})
+    producing.start()
+    for kill in range(10):
+        floe.start()
+        time.sleep(rng.uniform(0.5, 4.0))
+        floe.kill()
+    producing.join(120)
+    assert producing.sent is not None
+    result = floe.run_batch()
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert_exactly_once(floe, "kafka.crash", producing.sent)
+    assert floe.committed_offsets("kafka.crash") == {topic: end_offsets(producing.sent)}
+    # The kills did happen mid-ingestion: several commits, from several processes.
+    snapshots = floe.table("kafka.crash").metadata.snapshots
+    assert len(snapshots) >= 5, len(snapshots)
+
+
+def test_two_processes_in_one_group_one_killed_and_restarted(kafka, schema_registry, floe_bin, tmp_path):
+    topic = f"pair-{uuid.uuid4().hex[:8]}"
+    kafka.create_topic(topic, partitions=4)
+    producing = BackgroundProducer(kafka, schema_registry.url, topic, 4, 20_000, 15)
+    common = dict(registry_url=schema_registry.url, group_id=f"g-{topic}", defaults={"commit_interval": "500ms"})
+    topics = [{"name": topic, "table": "kafka.pair"}]
+    a = FloeRun(floe_bin, tmp_path / "a", kafka.bootstrap, topics, **common)
+    b = FloeRun(floe_bin, tmp_path / "b", kafka.bootstrap, topics, **common)
+    # Both write the same table: one warehouse and catalog.
+    b.config["warehouse"] = a.config["warehouse"]
+    b.config["catalog"] = a.config["catalog"]
+    producing.start()
+    a.start()
+    b.start()
+    try:
+        time.sleep(5)
+        b.kill()
+        time.sleep(2)
+        b.start()
+        producing.join(120)
+        assert producing.sent is not None
+        want = {topic: end_offsets(producing.sent)}
+        deadline = time.monotonic() + 120
+        while a.committed_offsets("kafka.pair") != want and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert a.committed_offsets("kafka.pair") == want, a.log_tail() + b.log_tail()
+    finally:
+        assert b.stop() == 0
+        assert a.stop() == 0
+    assert_exactly_once(a, "kafka.pair", producing.sent)
+    # Both processes did commit: the group really shared the partitions.
+    assert "committed" in a.log_path.read_text() and "committed" in b.log_path.read_text()
