@@ -171,12 +171,13 @@ def test_two_members_split_partitions_and_hand_over(kafka, tool, probes):
 def test_seek_drops_fetched_records_and_pause_holds_the_partition(kafka, tool, probes):
     """Seek back after 10 records: the next record is offset 0 again, although librdkafka had
     fetched further. Pause after 25: nothing arrives while paused, and after Resume reading
-    continues at the next offset, none skipped or repeated."""
+    continues at the next offset, none skipped or repeated. Then the pipeline's retry: pause,
+    seek back to the last record, resume: that record comes again."""
     topic = f"seek-{uuid.uuid4().hex[:8]}"
     kafka.create_topic(topic, partitions=1)
     produce(kafka.bootstrap, topic, 1, 30)
     p = probes(*group_member(tool, kafka, topic, f"g-{uuid.uuid4().hex[:8]}", "--rewind-after-records", 10,
-                             "--pause-after-records", 25, "--pause-seconds", 1.5, "--max-records", 40))
+                             "--pause-after-records", 25, "--pause-seconds", 1, "--max-records", 40))
     events = p.wait_for(lambda ev: ev and ev[-1]["event"] == "closed", what="probe done")
     kinds = [e["event"] for e in events]
     offsets = [e["offset"] for e in events if e["event"] == "record"]
@@ -186,6 +187,13 @@ def test_seek_drops_fetched_records_and_pause_holds_the_partition(kafka, tool, p
     assert resumed == paused + 1, "a record arrived while the partition was paused"
     assert [e["offset"] for e in events[seek:paused] if e["event"] == "record"] == list(range(15))
     assert p.stop() == events
+
+    retry = probes(*group_member(tool, kafka, topic, f"g-{uuid.uuid4().hex[:8]}", "--pause-after-records", 12,
+                                 "--pause-seconds", 0.5, "--pause-retries-last", "--max-records", 31))
+    events = retry.wait_for(lambda ev: ev and ev[-1]["event"] == "closed", what="retrying probe done")
+    assert [e["offset"] for e in events if e["event"] == "record"] == list(range(12)) + list(range(11, 30))
+    kinds = [e["event"] for e in events]
+    assert kinds[kinds.index("paused"):][:3] == ["paused", "seek", "resumed"]
 
 
 def dlq_expected(i):

@@ -7,6 +7,7 @@
 //   {"event":"revoked","partitions":[2],"lost":false}
 //   {"event":"record","partition":0,"offset":17}  (+ "key","value","headers" in hex with --print-payloads)
 //   {"event":"seek",...} {"event":"paused",...} {"event":"resumed",...}
+//   (--rewind-after-records, --pause-after-records [--pause-retries-last])
 //   {"event":"closed","records":N}
 // Newly assigned partitions start at --start-offset (beginning, committed or a number). On an
 // orderly revoke (and on exit) the member commits the group offsets of what it read, so with
@@ -56,6 +57,7 @@ struct Options {
   std::int64_t rewind_after_records = -1;
   std::int64_t pause_after_records = -1;
   double pause_seconds = 2;
+  bool pause_retries_last = false;
   std::vector<std::string> properties;  // key=value, for the consumer or producer
   std::int64_t dlq_produce = -1;
   std::string dlq_topic;
@@ -188,11 +190,17 @@ Status Rewind(floe::kafka::Consumer& consumer, ProbeListener& listener, std::int
 }
 
 // Pauses the whole assignment, keeps polling (nothing may arrive) for `seconds`, resumes.
-Status PauseForAWhile(floe::kafka::Consumer& consumer, double seconds) {
+// With `retry` the last record's partition is also sought back to it while paused, as the
+// pipeline does to retry a record later.
+Status PauseForAWhile(floe::kafka::Consumer& consumer, double seconds, const floe::kafka::Record& last, bool retry) {
   using namespace std::chrono_literals;
   const std::vector<TopicPartition> assigned = consumer.Assignment();
   FLOE_RETURN_IF_ERROR(consumer.Pause(assigned));
   Emit({{"event", "paused"}, {"partitions", PartitionIds(assigned)}});
+  if (retry) {
+    FLOE_RETURN_IF_ERROR(consumer.Seek({last.topic(), last.partition(), last.offset()}, 10s));
+    Emit({{"event", "seek"}, {"partitions", {last.partition()}}, {"offset", last.offset()}});
+  }
   const auto until = Clock::now() + Seconds(seconds);
   while (Clock::now() < until && !g_stop) {
     FLOE_ASSIGN_OR_RETURN(auto record, consumer.Poll(100ms));
@@ -228,7 +236,7 @@ Status RunGroupMember(const Options& o, const std::map<std::string, std::string>
     }
     if (!paused && records == o.pause_after_records) {
       paused = true;
-      FLOE_RETURN_IF_ERROR(PauseForAWhile(*consumer, o.pause_seconds));
+      FLOE_RETURN_IF_ERROR(PauseForAWhile(*consumer, o.pause_seconds, *record, o.pause_retries_last));
     }
   }
   // Close() revokes the whole assignment through the listener, which commits what was read.
@@ -295,6 +303,7 @@ int main(int argc, char** argv) {
                  "seek the assignment to --start-offset after N records");
   app.add_option("--pause-after-records", o.pause_after_records, "pause the assignment after N records");
   app.add_option("--pause-seconds", o.pause_seconds);
+  app.add_flag("--pause-retries-last", o.pause_retries_last, "while paused, seek back to the last record read");
   app.add_option("-X,--property", o.properties, "librdkafka key=value")->allow_extra_args(false);
   app.add_option("--dlq-produce", o.dlq_produce, "produce N records and flush, then exit");
   app.add_option("--dlq-topic", o.dlq_topic);

@@ -103,7 +103,8 @@ class Consumer {
   // listener, which must outlive the consumer.
   Status Subscribe(const std::vector<std::string>& topics, RebalanceListener* listener);
   // Stops / restarts fetching from assigned partitions (offsets ignored). Resume continues at
-  // the next record not yet returned by Poll(): nothing is skipped or repeated.
+  // the next record not yet returned by Poll() (nothing skipped or repeated), or where a Seek
+  // done while paused moved it (pause, seek back to a failed record, resume: it comes again).
   // Pause, Resume and Seek need the partition to be assigned already, which it is not yet
   // inside OnAssigned (librdkafka: "Unknown partition" / "Erroneous state"): choose start
   // offsets there through tp.offset, and pause after the Poll() that ran it.
