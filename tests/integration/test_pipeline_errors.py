@@ -146,6 +146,13 @@ def test_suspended_topic_shows_in_status_api(kafka, schema_registry, floe_bin, t
         assert f'floe_records_written_total{{topic="{topic}"}} 10' in metrics
         health = urllib.request.urlopen(floe.admin_url + "/healthz", timeout=5)
         assert health.status == 200
+        # Lag is sampled every 10 s: 24 records in Kafka, 10 committed.
+        lag_line = f'floe_partition_lag{{topic="{topic}",partition="0"}} 14'
+        deadline = time.monotonic() + 20
+        while lag_line not in metrics and time.monotonic() < deadline:
+            time.sleep(1)
+            metrics = urllib.request.urlopen(floe.admin_url + "/metrics", timeout=5).read().decode()
+        assert lag_line in metrics, metrics
     finally:
         assert floe.stop() == 3
 
@@ -188,6 +195,8 @@ def wait_for_offsets(floe, table, want, timeout=120):
 
 
 def test_storage_write_failure_is_retried_and_never_commits_half_files(kafka, schema_registry, floe_bin, tmp_path):
+    """While every write fails, buffers fill up to buffer_memory, then fetching pauses
+    (back-pressure); when storage comes back, everything lands exactly once."""
     topic = f"storage-{uuid.uuid4().hex[:8]}"
     kafka.create_topic(topic, partitions=1)
     producer = RecordProducer(kafka.bootstrap, schema_registry.url)
@@ -195,30 +204,35 @@ def test_storage_write_failure_is_retried_and_never_commits_half_files(kafka, sc
     for i in range(100):
         producer.send_avro(topic, serializer, order(i))
     producer.flush()
-    floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap, [{"name": topic}], registry_url=schema_registry.url)
+    floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap, [{"name": topic}], registry_url=schema_registry.url,
+                   extra={"buffer_memory": "8MiB"})
     assert floe.run_batch().returncode == 0
     location = floe.table(table_for(topic)).location().removeprefix("file://")
     data_dir = f"{location}/data"
     shutil.rmtree(data_dir + "-saved", ignore_errors=True)
     shutil.move(data_dir, data_dir + "-saved")
     open(data_dir, "w").close()  # a file where the data directory should be: every write fails
-    for i in range(100, 200):
+    n = 100_000  # ~15 MB decoded: well over buffer_memory
+    for i in range(100, 100 + n):
         producer.send_avro(topic, serializer, order(i))
     producer.flush()
     floe.start()
     try:
-        deadline = time.monotonic() + 60
-        while "commit failed, will retry" not in floe.log_tail(200) and time.monotonic() < deadline:
+        deadline = time.monotonic() + 90
+        while "pausing all partitions" not in floe.log_tail(400) and time.monotonic() < deadline:
             time.sleep(0.5)
-        assert "commit failed, will retry" in floe.log_tail(200)
+        log = floe.log_tail(400)
+        assert "commit failed, will retry" in log and "pausing all partitions" in log, log
         assert floe.committed_offsets(table_for(topic)) == {topic: {0: 100}}
         import os
         os.remove(data_dir)
         shutil.move(data_dir + "-saved", data_dir)
-        wait_for_offsets(floe, table_for(topic), {topic: {0: 200}})
+        wait_for_offsets(floe, table_for(topic), {topic: {0: 100 + n}})
+        assert "resuming" in floe.log_tail(2000)
     finally:
         assert floe.stop() == 0
-    assert sorted(r["id"] for r in read_rows(floe, table_for(topic)).values()) == list(range(200))
+    ids = sorted(r["id"] for r in read_rows(floe, table_for(topic)).values())
+    assert ids == list(range(100 + n))
 
 
 def test_broker_restart_mid_stream(kafka, schema_registry, floe_bin, tmp_path):

@@ -21,6 +21,7 @@ using namespace std::chrono_literals;
 
 constexpr auto kPollTimeout = 100ms;
 constexpr auto kStatusInterval = 1s;
+constexpr auto kLagInterval = 10s;  // a broker round trip per owned partition: not every loop
 constexpr auto kBrokerTimeout = 10s;
 constexpr auto kDeadLetterFlushTimeout = 30s;
 
@@ -82,10 +83,13 @@ class Materializer::Impl final : public kafka::RebalanceListener {
   bool CommitDue(const TopicState& topic) const;
   void CommitTopic(TopicState& topic, const char* why);
   void CommitDueTopics();
+  std::int64_t BufferedBytes() const;
+  void ApplyBackPressure(std::int64_t buffered);
   void ResumeWaitingPartitions();
   void RecoverPartitions();
   bool CaughtUp();
   void PublishStatus();
+  void UpdateLag();
 
   const FloeConfig& config_;
   catalog::TableCatalog& catalog_;
@@ -95,6 +99,7 @@ class Materializer::Impl final : public kafka::RebalanceListener {
   std::unique_ptr<kafka::Producer> producer_;  // only when a topic dead-letters
   std::map<std::string, std::unique_ptr<TopicState>, std::less<>> topics_;
   bool batch_mode_ = false;
+  bool fetch_paused_ = false;  // back-pressure: over buffer_memory while commits fail
   Gauge* buffered_bytes_ = nullptr;
   RunSummary summary_;
   Clock::time_point started_ = Clock::now();
@@ -134,6 +139,7 @@ Status Materializer::Impl::Init() {
   for (const auto& t : config_.topics) {
     if (!t.name.empty()) FLOE_RETURN_IF_ERROR(TopicFor(t.name).status());
   }
+  PublishStatus();  // /status answers before the first poll
   return Status::OK();
 }
 
@@ -488,6 +494,39 @@ void Materializer::Impl::CommitTopic(TopicState& topic, const char* why) {
   if (!group_offsets.empty()) (void)consumer_->CommitOffsets(group_offsets);
 }
 
+std::int64_t Materializer::Impl::BufferedBytes() const {
+  std::int64_t total = 0;
+  for (const auto& [name, topic] : topics_) {
+    for (const auto& [p, state] : topic->partitions) total += state.buffer ? state.buffer->buffered_bytes() : 0;
+  }
+  return total;
+}
+
+void Materializer::Impl::ApplyBackPressure(std::int64_t buffered) {
+  // Still over the budget after trying to commit (commits are failing): stop fetching until
+  // they succeed again. Records already fetched are still handled, so nothing is skipped.
+  if (buffered > config_.buffer_memory && !fetch_paused_) {
+    auto assigned = consumer_->Assignment();
+    if (consumer_->Pause(assigned).ok()) {
+      fetch_paused_ = true;
+      spdlog::warn("buffer_memory ({} bytes) exceeded while commits fail: pausing all partitions", config_.buffer_memory);
+    }
+  } else if (buffered <= config_.buffer_memory / 2 && fetch_paused_) {
+    std::vector<kafka::TopicPartition> resume;
+    for (const auto& tp : consumer_->Assignment()) {
+      auto topic = topics_.find(tp.topic);
+      if (topic == topics_.end() || topic->second->suspended) continue;
+      auto p = topic->second->partitions.find(tp.partition);
+      if (p != topic->second->partitions.end() && p->second.paused) continue;  // waiting for a retry
+      resume.push_back(tp);
+    }
+    if (consumer_->Resume(resume).ok()) {
+      fetch_paused_ = false;
+      spdlog::info("buffered data is back under buffer_memory: resuming");
+    }
+  }
+}
+
 void Materializer::Impl::CommitDueTopics() {
   std::int64_t total = 0;
   TopicState* largest = nullptr;
@@ -502,11 +541,29 @@ void Materializer::Impl::CommitDueTopics() {
   // Over the memory budget: write out the biggest buffer early rather than grow.
   if (total > config_.buffer_memory && largest != nullptr && !largest->commit_retry.Waiting()) {
     CommitTopic(*largest, "buffer_memory reached");
+    total = BufferedBytes();
   }
   buffered_bytes_->Set(static_cast<double>(total));
+  ApplyBackPressure(total);
 }
 
 // --- Batch mode and status ------------------------------------------------------------------
+
+void Materializer::Impl::UpdateLag() {
+  for (auto& [name, topic] : topics_) {
+    for (auto& [p, state] : topic->partitions) {
+      if (!state.buffer) continue;
+      auto marks = consumer_->Watermarks(name, p, 2s);
+      if (!marks.ok()) continue;
+      state.high_watermark = marks->second;
+      const std::int64_t committed = state.buffer->committed().value_or(marks->first);
+      auto& gauge = metrics_.GetGauge("floe_partition_lag",
+                                      "Records in Kafka not yet committed to the table (high watermark minus committed offset)",
+                                      {{"topic", name}, {"partition", std::to_string(p)}});
+      gauge.Set(static_cast<double>(std::max<std::int64_t>(0, marks->second - committed)));
+    }
+  }
+}
 
 bool Materializer::Impl::CaughtUp() {
   for (auto& [name, topic] : topics_) {
@@ -550,10 +607,7 @@ void Materializer::Impl::PublishStatus() {
                                                                        : nlohmann::json(nullptr);
       j["buffered_records"] = state.buffer ? state.buffer->buffered_rows() : 0;
       j["buffered_bytes"] = state.buffer ? state.buffer->buffered_bytes() : 0;
-      if (topic->targets) {
-        auto t = topic->targets->find(p);
-        if (t != topic->targets->end()) j["high_watermark"] = t->second.second;
-      }
+      if (state.high_watermark) j["high_watermark"] = *state.high_watermark;
       if (!state.waiting_reason.empty()) {
         j["waiting"] = state.waiting_reason;
         waiting = true;
@@ -595,6 +649,7 @@ Result<RunSummary> Materializer::Impl::Run(const RunOptions& options, const std:
   FLOE_RETURN_IF_ERROR(consumer_->Subscribe(subscriptions, this));
   PublishStatus();
   auto last_status = Clock::now();
+  auto last_lag = Clock::now();
   while (!stop.load()) {
     auto record = consumer_->Poll(kPollTimeout);
     if (!record.ok()) {
@@ -608,6 +663,10 @@ Result<RunSummary> Materializer::Impl::Run(const RunOptions& options, const std:
     if (Clock::now() - last_status >= kStatusInterval) {
       PublishStatus();
       last_status = Clock::now();
+    }
+    if (Clock::now() - last_lag >= kLagInterval) {
+      UpdateLag();
+      last_lag = Clock::now();
     }
     if (batch_mode_ && CaughtUp()) break;
   }

@@ -39,6 +39,7 @@ struct PartitionState {
   bool paused = false;
   Backoff retry;               // a record waits for an unavailable dependency
   std::string waiting_reason;  // shown in /status while retrying
+  std::optional<std::int64_t> high_watermark;  // last seen (lag metric, /status)
 };
 
 struct TopicMetrics {

@@ -1,0 +1,1 @@
+"""The benchmark driver behind `make bench` (bench/run.py is the entry point)."""

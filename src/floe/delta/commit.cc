@@ -1,0 +1,166 @@
+// CommitVersion: the next log version, written by put-if-absent, and a checkpoint every N.
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <random>
+#include <set>
+
+#include "floe/delta/actions.h"
+#include "floe/delta/checkpoint.h"
+#include "floe/delta/delta_log.h"
+#include "floe/delta/log_store.h"
+#include "floe/delta/schema_json.h"
+
+namespace floe::delta {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr const char* kModeKey = "delta.columnMapping.mode";
+constexpr const char* kMaxIdKey = "delta.columnMapping.maxColumnId";
+
+std::string NewUuid() {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  std::uint64_t hi = rng(), lo = rng();
+  hi = (hi & ~0xF000ULL) | 0x4000ULL;                            // version 4
+  lo = (lo & ~(0xC000ULL << 48)) | (0x8000ULL << 48);            // RFC 4122 variant
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%08llx-%04llx-%04llx-%04llx-%012llx", static_cast<unsigned long long>(hi >> 32),
+                static_cast<unsigned long long>((hi >> 16) & 0xFFFF), static_cast<unsigned long long>(hi & 0xFFFF),
+                static_cast<unsigned long long>(lo >> 48), static_cast<unsigned long long>(lo & 0xFFFFFFFFFFFFULL));
+  return buf;
+}
+
+// add.path is a URI reference (RFC 2396): anything but unreserved characters and '/' is escaped.
+std::string EncodePath(const std::string& path) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string out;
+  for (const unsigned char c : path) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == '/' || c == '=') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
+
+Json ProtocolJson(const Protocol& p) {
+  Json out{{"minReaderVersion", p.min_reader_version}, {"minWriterVersion", p.min_writer_version}};
+  if (p.min_reader_version >= 3) out["readerFeatures"] = p.reader_features;
+  if (p.min_writer_version >= 7) out["writerFeatures"] = p.writer_features;
+  return out;
+}
+
+Status CheckPartitionColumns(const schema::Schema& schema, const std::vector<std::string>& columns) {
+  for (const auto& c : columns) {
+    const auto it = std::find_if(schema.fields.begin(), schema.fields.end(),
+                                 [&](const schema::NestedField& f) { return f.name == c; });
+    if (it == schema.fields.end()) return Status::InvalidArgument("partition column '" + c + "' is not a top-level column");
+    if (!it->type->is_primitive()) return Status::InvalidArgument("partition column '" + c + "' is not a primitive");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::vector<Json>> CommitActions(const TableState& base, const Commit& commit, std::int64_t now_ms) {
+  const bool creating = base.version < 0;
+  if (creating && !commit.schema) return Status::InvalidArgument("the first Delta commit needs a schema");
+  if (!creating) FLOE_RETURN_IF_ERROR(CheckWritable(base.protocol, base.configuration, base.schema_string));
+  std::map<std::string, std::string> configuration = creating ? commit.configuration : base.configuration;
+  if (creating && !configuration.count(kModeKey)) configuration[kModeKey] = "name";
+  const std::string mode = configuration.count(kModeKey) ? configuration[kModeKey] : "none";
+  if (mode != "none" && mode != "name" && mode != "id") {
+    return Status::InvalidArgument("delta.columnMapping.mode must be none, name or id, not '" + mode + "'");
+  }
+  const bool mapping = mode != "none";
+  const std::vector<std::string>& partition_columns = creating ? commit.partition_columns : base.partition_columns;
+
+  std::vector<Json> actions;
+  actions.push_back({{"commitInfo",
+                      {{"timestamp", now_ms},
+                       {"operation", commit.operation},
+                       {"operationParameters", {{"mode", "Append"}}},
+                       {"engineInfo", "floe"},
+                       {"isBlindAppend", !commit.schema.has_value()}}}});
+  const schema::Schema& schema = commit.schema ? *commit.schema : base.schema;
+  const Protocol required = RequiredProtocol(schema, mapping);
+  const Protocol protocol = creating ? required : MergeProtocols(base.protocol, required);
+  if (creating || !(protocol == base.protocol)) actions.push_back({{"protocol", ProtocolJson(protocol)}});
+  if (commit.schema) {
+    FLOE_RETURN_IF_ERROR(CheckPartitionColumns(*commit.schema, partition_columns));
+    FLOE_ASSIGN_OR_RETURN(auto schema_string, ToSchemaString(*commit.schema, mapping));
+    if (mapping) {
+      // The id high-water mark never goes down: a dropped column's id must not be reused.
+      int max_id = commit.schema->HighestFieldId();
+      if (auto it = configuration.find(kMaxIdKey); it != configuration.end()) {
+        max_id = std::max(max_id, std::atoi(it->second.c_str()));
+      }
+      configuration[kMaxIdKey] = std::to_string(max_id);
+    }
+    Json metadata{{"id", creating ? NewUuid() : base.table_id},
+                  {"format", {{"provider", "parquet"}, {"options", Json::object()}}},
+                  {"schemaString", schema_string},
+                  {"partitionColumns", partition_columns},
+                  {"configuration", configuration},
+                  {"createdTime", creating ? now_ms : base.metadata_action.value("createdTime", now_ms)}};
+    if (!creating) {
+      for (const char* key : {"name", "description"}) {
+        if (base.metadata_action.contains(key)) metadata[key] = base.metadata_action[key];
+      }
+    }
+    actions.push_back({{"metaData", std::move(metadata)}});
+  }
+  for (const auto& [app, version] : commit.txns) {
+    actions.push_back({{"txn", {{"appId", app}, {"version", version}, {"lastUpdated", now_ms}}}});
+  }
+  const std::set<std::string> expected(partition_columns.begin(), partition_columns.end());
+  for (const auto& add : commit.adds) {
+    std::set<std::string> given;
+    Json values = Json::object();
+    for (const auto& [k, v] : add.partition_values) {
+      given.insert(k);
+      values[k] = v ? Json(*v) : Json(nullptr);
+    }
+    if (given != expected) {
+      return Status::InvalidArgument("add " + add.path + ": partition values must name exactly the partition columns");
+    }
+    Json a{{"path", EncodePath(add.path)},
+           {"partitionValues", std::move(values)},
+           {"size", add.size},
+           {"modificationTime", add.modification_time_ms},
+           {"dataChange", true}};
+    if (!add.stats_json.empty()) a["stats"] = add.stats_json;
+    actions.push_back({{"add", std::move(a)}});
+  }
+  return actions;
+}
+
+Result<std::int64_t> CommitVersion(storage::FileIO& io, const TableState& base, const Commit& commit,
+                                   int checkpoint_interval) {
+  const std::int64_t now_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  FLOE_ASSIGN_OR_RETURN(auto actions, CommitActions(base, commit, now_ms));
+  std::string text;
+  for (const auto& a : actions) text += a.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
+  const std::int64_t version = base.version + 1;
+  FLOE_RETURN_IF_ERROR(PutIfAbsent(io, CommitFileName(version), text));
+  if (checkpoint_interval > 0 && version > 0 && version % checkpoint_interval == 0) {
+    TableState next = base;
+    Status st;
+    for (const auto& a : actions) {
+      st = ApplyAction(next, a, CommitFileName(version));
+      if (!st.ok()) break;
+    }
+    next.version = version;
+    if (st.ok()) st = WriteCheckpoint(io, next).status();
+    // The commit stands either way: readers replay the JSON commits without the checkpoint.
+    if (!st.ok()) spdlog::warn("Delta checkpoint {} at {} failed: {}", version, io.Uri(""), st.ToString());
+  }
+  return version;
+}
+
+}  // namespace floe::delta
