@@ -57,7 +57,8 @@ class Background:
                                      stdin=subprocess.DEVNULL)
 
     def alive(self) -> bool:
-        return self.proc.poll() is None
+        # Not Popen.poll(): that reaps the child, and wait4 in stop() needs it unreaped.
+        return os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
 
     def stop(self, sig=signal.SIGTERM, timeout: float = 60) -> Usage:
         if self.proc.returncode is None:

@@ -55,13 +55,15 @@ def run(bootstrap: str, registry_url: str, topic: str, records: int, payload_byt
         cat = RestCatalog("peer", uri=rest.url)
         cat.create_namespace("bench")
         (workdir / "log4j2.properties").write_text(LOG4J2)
+        (workdir / "plugins").mkdir()
         worker = _props(workdir / "worker.properties", {
             "bootstrap.servers": bootstrap,
             "key.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
             "value.converter": "floe.bench.FloeBenchAvroConverter",
             "value.converter.schema.registry.url": registry_url,
             "offset.storage.file.filename": workdir / "connect.offsets",
-            "plugin.path": "",
+            # Kafka 4 wants a plugin.path; the sink and converter are on the classpath instead.
+            "plugin.path": workdir / "plugins",
             "listeners": "http://127.0.0.1:0",
         })
         connector = _props(workdir / "iceberg-sink.properties", {
@@ -85,7 +87,7 @@ def run(bootstrap: str, registry_url: str, topic: str, records: int, payload_byt
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if not jvm.alive():
-                error = f"the Connect worker exited with {jvm.proc.returncode}"
+                error = "the Connect worker exited"
                 break
             try:
                 snap = cat.load_table("bench.events").current_snapshot()

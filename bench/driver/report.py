@@ -79,8 +79,8 @@ def micro_table(micro: list[dict]) -> str:
         return ""
     lines = ["| microbenchmark | time/iteration | records/s | bytes/s |", "| --- | ---: | ---: | ---: |"]
     for b in micro:
-        lines.append(f"| {b['name']} | {b['real_time']:.3g} {b['time_unit']} | {b.get('items_per_second', 0):,.0f} | "
-                     f"{b.get('bytes_per_second', 0) / 1e6:,.1f} MB/s |")
+        lines.append(f"| {b['name']} | {b['real_time']:.3g} {b['time_unit']} | {b.get('items_per_second') or 0:,.0f} | "
+                     f"{(b.get('bytes_per_second') or 0) / 1e6:,.1f} MB/s |")
     return "\n".join(lines)
 
 

@@ -214,3 +214,42 @@ def test_partition_by_day_of_kafka_timestamp(kafka, schema_registry, floe_bin, t
 def SerializationContextFor(topic):
     from confluent_kafka.serialization import MessageField, SerializationContext
     return SerializationContext(topic, MessageField.VALUE)
+
+
+KEY_RECORD = {"type": "record", "name": "OrderKey", "namespace": "floe.test",
+              "fields": [{"name": "region", "type": "string"}, {"name": "n", "type": "int"}]}
+
+
+def test_avro_keys_record_and_primitive(kafka, schema_registry, floe_bin, tmp_path):
+    from confluent_kafka.schema_registry.avro import AvroSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+    import json as _json
+    producer = RecordProducer(kafka.bootstrap, schema_registry.url)
+    value = producer.serializer(ORDER)
+    topics = {}
+    for kind, key_schema in (("rec", KEY_RECORD), ("prim", "long")):
+        topic = topic_name(f"keys-{kind}")
+        kafka.create_topic(topic, partitions=1)
+        key_ser = AvroSerializer(producer.registry, _json.dumps(key_schema))
+        for i in range(20):
+            k = {"region": f"r{i % 3}", "n": i} if kind == "rec" else i * 1000
+            producer.send_avro(topic, value, order(i), key=key_ser(k, SerializationContext(topic, MessageField.KEY)))
+        producer.send_avro(topic, value, order(20), key=None)  # a null key: a null key column
+        producer.send_avro(topic, value, order(21), key=b"\x07junk")  # a bad key: the error mode decides
+        topics[kind] = topic
+    producer.flush()
+    floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap,
+                   [{"name": t, "table": f"kafka.keys_{k}", "key": "avro", "error_mode": "skip"}
+                    for k, t in topics.items()],
+                   registry_url=schema_registry.url)
+    result = floe.run_batch()
+    assert result.returncode == 0, result.stderr[-3000:]
+    skipped = [l for l in result.stderr.splitlines() if "skipped" in l]
+    assert len(skipped) == 2 and all("@21: " in l and "key" in l.split("@21: ")[1] for l in skipped), skipped
+    rec = {r["id"]: r for r in floe.table("kafka.keys_rec").scan().to_arrow().to_pylist()}
+    assert len(rec) == 21
+    assert rec[4]["key"] == {"region": "r1", "n": 4} and rec[20]["key"] is None
+    assert rec[4]["_kafka"]["key"][:1] == b"\x00"  # the raw, framed key is kept too
+    prim = {r["id"]: r for r in floe.table("kafka.keys_prim").scan().to_arrow().to_pylist()}
+    assert prim[7]["key"] == 7000 and prim[20]["key"] is None
+    assert str(floe.table("kafka.keys_prim").schema().find_field("key").field_type) == "long"

@@ -4,6 +4,8 @@
 #include <parquet/arrow/reader.h>
 #include <parquet/arrow/writer.h>
 
+#include <algorithm>
+
 #include "floe/core/arrow_interop.h"
 #include "floe/delta/actions.h"
 #include "floe/delta/log_store.h"
@@ -154,26 +156,16 @@ Status ReadCheckpoint(storage::FileIO& io, const std::vector<std::string>& files
     auto read = [&]() -> Status {
       FLOE_ASSIGN_OR_RETURN(auto input, io.OpenRead(name));
       FLOE_ASSIGN_OR_RETURN_ARROW(auto reader, parquet::arrow::OpenFile(input, arrow::default_memory_pool()));
-      std::shared_ptr<arrow::Schema> schema;
-      FLOE_RETURN_IF_ARROW_ERROR(reader->GetSchema(&schema));
-      // Only the action columns Floe replays; a sidecar-style or v2 checkpoint column is not one.
-      std::vector<int> columns;
-      std::vector<std::string> names;
-      for (const char* a : kActions) {
-        const int index = schema->GetFieldIndex(a);
-        if (index >= 0) {
-          names.push_back(a);
-          columns.push_back(index);
-        }
-      }
-      std::shared_ptr<arrow::Table> table;
-      FLOE_RETURN_IF_ARROW_ERROR(reader->ReadTable(columns, &table));
+      // Whole file: ReadTable's column indices are leaves, and the action structs are nested.
+      FLOE_ASSIGN_OR_RETURN_ARROW(auto table, reader->ReadTable());
       FLOE_ASSIGN_OR_RETURN_ARROW(table, table->CombineChunks());
       for (int c = 0; c < table->num_columns(); ++c) {
         const auto& chunks = table->column(c)->chunks();
         if (chunks.empty()) continue;
         const arrow::Array& array = *chunks[0];
         const std::string& action = table->schema()->field(c)->name();
+        // Only the actions Floe replays (not sidecar, checkpointMetadata, …).
+        if (std::find(std::begin(kActions), std::end(kActions), action) == std::end(kActions)) continue;
         for (std::int64_t row = 0; row < array.length(); ++row) {
           if (array.IsNull(row)) continue;
           FLOE_ASSIGN_OR_RETURN(Json body, ToJson(array, row));

@@ -42,9 +42,9 @@ Status CheckSupported(const TopicConfig& t) {
     return Status::Unsupported(what + ": value format '" + std::string(PayloadFormatName(t.value)) +
                                "' is not supported by floe run yet (avro, string and bytes are)");
   }
-  if (t.key != PayloadFormat::kString && t.key != PayloadFormat::kBytes) {
+  if (t.key != PayloadFormat::kAvro && t.key != PayloadFormat::kString && t.key != PayloadFormat::kBytes) {
     return Status::Unsupported(what + ": key format '" + std::string(PayloadFormatName(t.key)) +
-                               "' is not supported by floe run yet (string and bytes are)");
+                               "' is not supported by floe run yet (avro, string and bytes are)");
   }
   if (std::find(t.formats.begin(), t.formats.end(), TableFormat::kIceberg) == t.formats.end() || t.formats.size() != 1) {
     return Status::Unsupported(what + ": floe run writes Iceberg tables only so far (formats: [iceberg])");
@@ -122,9 +122,9 @@ Status Materializer::Impl::Init() {
     registry_ = std::make_unique<registry::Client>(options);
   }
   for (const auto& t : config_.topics) {
-    if (t.value == PayloadFormat::kAvro && !registry_) {
+    if ((t.value == PayloadFormat::kAvro || t.key == PayloadFormat::kAvro) && !registry_) {
       return Status::InvalidArgument("topic '" + (t.name.empty() ? t.pattern : t.name) +
-                                             "' has value: avro, which needs a schema_registry section");
+                                             "' has an avro key or value, which needs a schema_registry section");
     }
   }
   kafka::ConsumerOptions options{config_.kafka.bootstrap_servers, config_.kafka.group_id, config_.kafka.properties};
@@ -308,6 +308,18 @@ void Materializer::Impl::Handle(kafka::Record record) {
     schema = resolved->schema;
     payload = resolved->payload;
   }
+  std::optional<std::string_view> key_payload = record.key();
+  if (topic.config.key == PayloadFormat::kAvro && key_payload) {
+    auto key = topic.schemas->ResolveKey(*key_payload);
+    if (!key.ok()) {
+      if (key.status().code() == StatusCode::kUnavailable) return RetryLater(topic, state, record, key.status());
+      return BadRecord(topic, state, record, key.status());
+    }
+    auto combined = topic.schemas->WithKey(schema, key->schema);
+    if (!combined.ok()) return BadRecord(topic, state, record, combined.status());
+    schema = *combined;
+    key_payload = key->payload;
+  }
   if (topic.in_table.count(schema) == 0) {
     auto change = topic.table->EnsureColumns(schema->table_columns);
     if (!change.ok()) {
@@ -319,7 +331,7 @@ void Materializer::Impl::Handle(kafka::Record record) {
     if (!change->changes.empty()) topic.table_metrics.evolutions->Increment();
     topic.in_table.insert(schema);
   }
-  auto appended = buffer.Append(record, *schema, payload);
+  auto appended = buffer.Append(record, *schema, payload, key_payload);
   if (!appended.ok()) return BadRecord(topic, state, record, appended);
   state.retry.Succeed();
   state.waiting_reason.clear();

@@ -1,7 +1,6 @@
 #include "floe/pipeline/partition_buffer.h"
 
 #include <arrow/api.h>
-#include <arrow/util/utf8.h>
 
 #include "floe/core/arrow_interop.h"
 
@@ -54,21 +53,36 @@ Result<ValueColumns*> PartitionBuffer::ColumnsFor(const WriterSchema& schema) {
   return slot.get();
 }
 
-Status PartitionBuffer::Append(const kafka::Record& record, const WriterSchema& schema, std::string_view payload) {
-  const auto key = record.key();
-  // Checked before anything is appended, so that a bad key leaves the buffer untouched.
-  if (key_ && topic_.key == PayloadFormat::kString && key && !arrow::util::ValidateUTF8(*key)) {
-    return Status::InvalidArgument("key is not valid UTF-8 (the topic's key format is 'string')");
+Result<ValueColumns*> PartitionBuffer::KeyColumnFor(const WriterSchema& schema) {
+  if (topic_.key != PayloadFormat::kAvro) return key_.get();
+  if (schema.key == nullptr) return nullptr;  // null keys: the table's key column stays null
+  auto& slot = avro_keys_[schema.key->id];
+  if (!slot) {
+    FLOE_ASSIGN_OR_RETURN(slot, MakeAvroDatumColumn(schema.key->avro, schema.key->field->name()));
   }
+  return slot.get();
+}
+
+Status PartitionBuffer::Append(const kafka::Record& record, const WriterSchema& schema, std::string_view payload,
+                               std::optional<std::string_view> key_payload) {
+  const auto key = record.key();
   if (segment_schema_ != &schema) {
     FLOE_RETURN_IF_ERROR(CloseSegment());
     FLOE_ASSIGN_OR_RETURN(segment_values_, ColumnsFor(schema));
+    FLOE_ASSIGN_OR_RETURN(segment_key_, KeyColumnFor(schema));
     segment_schema_ = &schema;
+  }
+  // The key is checked before anything is appended, so that a bad key leaves the buffer untouched.
+  if (segment_key_ != nullptr && key_payload) {
+    auto checked = segment_key_->Validate(*key_payload);
+    if (!checked.ok()) return checked.WithContext("key");
   }
   if (segment_values_ != nullptr) FLOE_RETURN_IF_ERROR(segment_values_->Append(payload));
 
   // From here on only allocation can fail.
-  if (key_) FLOE_RETURN_IF_ERROR(key ? key_->Append(*key) : key_->AppendNull());
+  if (segment_key_ != nullptr) {
+    FLOE_RETURN_IF_ERROR(key_payload ? segment_key_->Append(*key_payload) : segment_key_->AppendNull());
+  }
   const auto headers = record.headers();
   std::vector<columnar::HeaderView> header_views;
   header_views.reserve(headers.size());
@@ -108,8 +122,8 @@ Status PartitionBuffer::CloseSegment() {
       arrays.push_back(values->column(i));
     }
   }
-  if (key_) {
-    FLOE_ASSIGN_OR_RETURN(auto keys, key_->Flush());
+  if (segment_key_ != nullptr) {
+    FLOE_ASSIGN_OR_RETURN(auto keys, segment_key_->Flush());
     fields.push_back(keys->schema()->field(0));
     arrays.push_back(keys->column(0));
   }
@@ -131,6 +145,7 @@ Status PartitionBuffer::CloseSegment() {
   segment_rows_ = 0;
   segment_schema_ = nullptr;
   segment_values_ = nullptr;
+  segment_key_ = nullptr;
   return Status::OK();
 }
 

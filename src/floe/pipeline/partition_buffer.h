@@ -44,8 +44,11 @@ class PartitionBuffer {
   std::chrono::steady_clock::time_point oldest() const { return oldest_; }
 
   // Appends one record whose value is `payload` under `schema` (a tombstone: the writer
-  // schemas' tombstone(), payload ignored). All or nothing: on error nothing changed.
-  Status Append(const kafka::Record& record, const WriterSchema& schema, std::string_view payload);
+  // schemas' tombstone(), payload ignored). `key_payload` is the key to decode: the record's
+  // key, or for `key: avro` the Avro bytes after the wire-format header (schema.key says
+  // which schema). All or nothing: on error nothing changed.
+  Status Append(const kafka::Record& record, const WriterSchema& schema, std::string_view payload,
+                std::optional<std::string_view> key_payload);
   // A record consumed but not written (skipped, dead-lettered): offsets move past it.
   void Pass(const kafka::Record& record);
 
@@ -61,6 +64,7 @@ class PartitionBuffer {
   PartitionBuffer(const TopicConfig& topic, const WriterSchemas& schemas, std::int32_t partition);
   Status CloseSegment();
   Result<ValueColumns*> ColumnsFor(const WriterSchema& schema);
+  Result<ValueColumns*> KeyColumnFor(const WriterSchema& schema);
   void Advance(const kafka::Record& record);
 
   const TopicConfig& topic_;
@@ -75,8 +79,10 @@ class PartitionBuffer {
   // The open segment.
   const WriterSchema* segment_schema_ = nullptr;
   ValueColumns* segment_values_ = nullptr;  // null for tombstones
+  ValueColumns* segment_key_ = nullptr;     // null when the segment has no key column
   std::int64_t segment_rows_ = 0;
-  std::unique_ptr<ValueColumns> key_;        // when the key is a column of its own
+  std::unique_ptr<ValueColumns> key_;        // string/bytes keys with a column of their own
+  std::map<std::int32_t, std::unique_ptr<ValueColumns>> avro_keys_;  // key: avro, by key schema id
   std::unique_ptr<columnar::SystemColumnsBuilder> system_;
   // Decoders by schema id, kept across segments so a schema switching back and forth is
   // compiled once.

@@ -22,6 +22,9 @@ class ValueColumns {
   virtual ~ValueColumns() = default;
   virtual const std::shared_ptr<arrow::Schema>& schema() const = 0;
   virtual Status Append(std::string_view payload) = 0;
+  // Checks that Append would accept the payload, appending nothing (for the key, which is
+  // checked before the value is appended so that a record goes in whole or not at all).
+  virtual Status Validate(std::string_view payload) const = 0;
   // A null row (a null key). Formats whose columns cannot be null as a whole answer kUnsupported.
   virtual Status AppendNull() = 0;
   virtual std::int64_t num_rows() const = 0;
@@ -33,5 +36,8 @@ class ValueColumns {
 Result<std::unique_ptr<ValueColumns>> MakeAvroColumns(const avro::NodePtr& record_schema);
 // One column `name`: utf8 for kString (the bytes must be valid UTF-8), binary for kBytes.
 Result<std::unique_ptr<ValueColumns>> MakeRawColumns(PayloadFormat format, const std::string& name);
+// One column `name` holding an Avro datum of any schema (records become structs): for keys,
+// whose Confluent schemas are often primitives. A null row is a null key.
+Result<std::unique_ptr<ValueColumns>> MakeAvroDatumColumn(const avro::NodePtr& schema, const std::string& name);
 
 }  // namespace floe::pipeline

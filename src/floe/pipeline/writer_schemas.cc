@@ -21,6 +21,7 @@ columnar::SystemColumnsLayout Layout(const TopicConfig& topic) {
 }  // namespace
 
 std::shared_ptr<arrow::Field> KeyField(const TopicConfig& topic) {
+  if (topic.key == PayloadFormat::kAvro) return nullptr;
   if (topic.key == PayloadFormat::kString) return arrow::field(std::string(kKeyColumn), arrow::utf8(), true);
   // Tableflow always has a top-level key column; the nested layout keeps raw keys in _kafka.key.
   if (topic.system_columns == SystemColumns::kTableflow) {
@@ -52,15 +53,18 @@ WriterSchemas::WriterSchemas(const TopicConfig& topic, registry::Client* registr
 }
 
 Result<std::unique_ptr<WriterSchema>> WriterSchemas::Make(std::int32_t id, avro::NodePtr avro,
-                                                          std::shared_ptr<arrow::Schema> value_columns) const {
+                                                          std::shared_ptr<arrow::Schema> value_columns,
+                                                          const KeySchema* key) const {
   auto out = std::make_unique<WriterSchema>();
   out->id = id;
   out->avro = std::move(avro);
   out->columns = value_columns;
+  out->key = key;
   // Top-level value columns are optional in the table whatever the producer says: tombstones
   // are rows with null values, and fields a later schema drops are null from then on.
   arrow::FieldVector table_fields;
   std::set<std::string> reserved;
+  if (topic_.key == PayloadFormat::kAvro) reserved.insert(std::string(kKeyColumn));
   for (const auto& f : extra_fields_) reserved.insert(f->name());
   for (const auto& f : value_columns->fields()) {
     if (reserved.count(f->name()) > 0) {
@@ -69,6 +73,7 @@ Result<std::unique_ptr<WriterSchema>> WriterSchemas::Make(std::int32_t id, avro:
     }
     table_fields.push_back(f->WithNullable(true));
   }
+  if (key != nullptr) table_fields.push_back(key->field);
   for (const auto& f : extra_fields_) table_fields.push_back(f);
   FLOE_ASSIGN_OR_RETURN(out->table_columns, schema::FromArrowSchema(arrow::Schema(table_fields)));
   return out;
@@ -88,14 +93,53 @@ Result<WriterSchemas::Resolved> WriterSchemas::Resolve(std::string_view value) {
   return Resolved{schema, framed.payload};
 }
 
+Result<std::shared_ptr<const registry::RegisteredSchema>> WriterSchemas::FetchAvro(std::int32_t id, const char* what) {
+  if (registry_ == nullptr) return Status::InvalidArgument(std::string(what) + " format avro needs a schema_registry section");
+  FLOE_ASSIGN_OR_RETURN(auto registered, registry_->GetSchemaById(id));
+  if (registered->type != registry::SchemaType::kAvro) {
+    return Status::InvalidArgument("schema id " + std::to_string(id) + " is not an Avro schema, but the topic's " +
+                                   what + " format is avro");
+  }
+  return registered;
+}
+
+Result<WriterSchemas::ResolvedKey> WriterSchemas::ResolveKey(std::string_view key) {
+  auto framed = registry::ParseWireFormat(key);
+  if (!framed.ok()) return framed.status().WithContext("key");
+  if (auto it = keys_by_id_.find(framed->schema_id); it != keys_by_id_.end()) return ResolvedKey{it->second.get(), framed->payload};
+  const std::string where = "key schema id " + std::to_string(framed->schema_id);
+  FLOE_ASSIGN_OR_RETURN(auto registered, FetchAvro(framed->schema_id, "key"));
+  auto parsed = avro::ParseSchema(registered->schema);
+  if (!parsed.ok()) return parsed.status().WithContext(where);
+  auto field = avro::ToArrowField(std::string(kKeyColumn), **parsed);
+  if (!field.ok()) return field.status().WithContext(where);
+  auto schema = std::make_unique<KeySchema>();
+  schema->id = framed->schema_id;
+  schema->avro = *parsed;
+  schema->field = (*field)->WithNullable(true);  // null keys are null rows
+  const KeySchema* out = schema.get();
+  keys_by_id_[framed->schema_id] = std::move(schema);
+  return ResolvedKey{out, framed->payload};
+}
+
+Result<const WriterSchema*> WriterSchemas::WithKey(const WriterSchema* value, const KeySchema* key) {
+  if (key == nullptr) return value;
+  auto& slot = with_key_[{value, key}];
+  if (!slot) {
+    auto made = Make(value->id, value->avro, value->columns, key);
+    if (!made.ok()) {
+      with_key_.erase({value, key});
+      return made.status().WithContext("key schema id " + std::to_string(key->id));
+    }
+    slot = std::move(*made);
+  }
+  return slot.get();
+}
+
 Result<const WriterSchema*> WriterSchemas::AvroSchema(std::int32_t id) {
   if (auto it = by_id_.find(id); it != by_id_.end()) return it->second.get();
-  if (registry_ == nullptr) return Status::InvalidArgument("value format avro needs a schema_registry section");
-  FLOE_ASSIGN_OR_RETURN(auto registered, registry_->GetSchemaById(id));
+  FLOE_ASSIGN_OR_RETURN(auto registered, FetchAvro(id, "value"));
   const std::string where = "schema id " + std::to_string(id);
-  if (registered->type != registry::SchemaType::kAvro) {
-    return Status::InvalidArgument(where + " is not an Avro schema, but the topic's value format is avro");
-  }
   auto parsed = avro::ParseSchema(registered->schema);
   if (!parsed.ok()) return parsed.status().WithContext(where);
   if ((*parsed)->type != avro::Type::kRecord) {

@@ -25,11 +25,19 @@ inline constexpr std::string_view kRawValueColumn = "value";
 inline constexpr std::int32_t kRawSchemaId = -1;        // string / bytes values
 inline constexpr std::int32_t kTombstoneSchemaId = -2;  // null values
 
+// The writer schema of an Avro key (`key: avro`), which becomes the `key` column.
+struct KeySchema {
+  std::int32_t id = 0;
+  avro::NodePtr avro;
+  std::shared_ptr<arrow::Field> field;  // `key`, of the schema's Arrow type
+};
+
 struct WriterSchema {
   std::int32_t id = kRawSchemaId;
   avro::NodePtr avro;                       // Avro values only
-  std::shared_ptr<arrow::Schema> columns;   // the batch a segment of such records becomes
-  schema::Schema table_columns;             // the same as Iceberg columns (ids not final)
+  std::shared_ptr<arrow::Schema> columns;   // the value columns a segment of such records has
+  const KeySchema* key = nullptr;           // `key: avro` with a non-null key: its schema
+  schema::Schema table_columns;             // value, key and system columns as Iceberg columns (ids not final)
 };
 
 class WriterSchemas {
@@ -47,14 +55,26 @@ class WriterSchemas {
   Result<Resolved> Resolve(std::string_view value);
   const WriterSchema& tombstone() const { return *tombstone_; }
 
+  // `key: avro`: the key's schema and Avro payload, like Resolve for values.
+  struct ResolvedKey {
+    const KeySchema* schema = nullptr;
+    std::string_view payload;
+  };
+  Result<ResolvedKey> ResolveKey(std::string_view key);
+  // The writer schema for records with this value schema and this key schema (cached: a
+  // segment is made of records that share both).
+  Result<const WriterSchema*> WithKey(const WriterSchema* value, const KeySchema* key);
+
   // The Arrow fields a segment has besides its value columns: key (when decoded) and
   // system columns, in table order.
   const arrow::FieldVector& extra_fields() const { return extra_fields_; }
 
  private:
   Result<std::unique_ptr<WriterSchema>> Make(std::int32_t id, avro::NodePtr avro,
-                                             std::shared_ptr<arrow::Schema> value_columns) const;
+                                             std::shared_ptr<arrow::Schema> value_columns,
+                                             const KeySchema* key = nullptr) const;
   Result<const WriterSchema*> AvroSchema(std::int32_t id);
+  Result<std::shared_ptr<const registry::RegisteredSchema>> FetchAvro(std::int32_t id, const char* what);
 
   const TopicConfig& topic_;
   registry::Client* registry_;
@@ -62,11 +82,14 @@ class WriterSchemas {
   std::unique_ptr<WriterSchema> raw_;
   std::unique_ptr<WriterSchema> tombstone_;
   std::map<std::int32_t, std::unique_ptr<WriterSchema>> by_id_;
+  std::map<std::int32_t, std::unique_ptr<KeySchema>> keys_by_id_;
+  std::map<std::pair<const WriterSchema*, const KeySchema*>, std::unique_ptr<WriterSchema>> with_key_;
   Status init_;
 };
 
 // The key column's Arrow field for a topic, or nullptr when keys stay raw bytes in the
-// system columns only (key: bytes with the nested layout).
+// system columns only (key: bytes with the nested layout) or when its type comes from each
+// key's schema (key: avro, KeySchema::field).
 std::shared_ptr<arrow::Field> KeyField(const TopicConfig& topic);
 
 }  // namespace floe::pipeline
