@@ -257,3 +257,26 @@ def test_broker_restart_mid_stream(kafka, schema_registry, floe_bin, tmp_path):
     finally:
         assert floe.stop() == 0
     assert sorted(r["id"] for r in read_rows(floe, table_for(topic)).values()) == list(range(2000))
+
+
+RECURSIVE = {"type": "record", "name": "Node", "namespace": "floe.test", "fields": [
+    {"name": "value", "type": "long"},
+    {"name": "next", "type": ["null", "Node"], "default": None},
+]}
+
+
+def test_recursive_schema_is_rejected_with_a_clear_error(kafka, schema_registry, floe_bin, tmp_path):
+    topic = f"recursive-{uuid.uuid4().hex[:8]}"
+    kafka.create_topic(topic, partitions=1)
+    producer = RecordProducer(kafka.bootstrap, schema_registry.url)
+    good = producer.serializer(ORDER)
+    for i in range(5):
+        producer.send_avro(topic, good, order(i))
+    producer.send_avro(topic, producer.serializer(RECURSIVE), {"value": 1, "next": {"value": 2, "next": None}})
+    producer.flush()
+    floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap, [{"name": topic}], registry_url=schema_registry.url)
+    result = floe.run_batch()
+    assert result.returncode == 3, result.stderr[-3000:]
+    line = next(l for l in result.stderr.splitlines() if "suspended topic" in l)
+    assert f"{topic}/0@5" in line and "recursive" in line.lower(), line
+    assert len(read_rows(floe, table_for(topic))) == 5
