@@ -44,6 +44,7 @@ struct Options {
   int max_attempts = 10;
   std::string signal_prepared;
   std::string wait_for;
+  bool state_only = false;  // print the replayed table state instead of appending
 };
 
 Status WaitForFile(const std::string& path) {
@@ -134,8 +135,30 @@ Result<std::vector<floe::delta::AddFile>> WriteFiles(floe::storage::FileIO& io, 
   return adds;
 }
 
+// What LoadState made of the log (also of tables written by other engines).
+Status PrintState(floe::storage::FileIO& io) {
+  FLOE_ASSIGN_OR_RETURN(auto state, floe::delta::LoadState(io));
+  nlohmann::json fields = nlohmann::json::array();
+  for (const auto& f : state.schema.fields) {
+    fields.push_back({{"id", f.id}, {"name", f.name}, {"type", f.type->ToString()}, {"required", f.required}});
+  }
+  std::cout << nlohmann::json({{"version", state.version},
+                               {"num_files", state.num_files},
+                               {"txns", state.txn_versions},
+                               {"partition_columns", state.partition_columns},
+                               {"configuration", state.configuration},
+                               {"reader_version", state.protocol.min_reader_version},
+                               {"writer_version", state.protocol.min_writer_version},
+                               {"fields", fields}})
+                   .dump()
+            << std::endl;
+  return Status::OK();
+}
+
 Status Run(const Options& o) {
   FLOE_ASSIGN_OR_RETURN(auto io, floe::storage::FileIO::Open(o.location));
+  if (o.state_only) return PrintState(io);
+  if (o.input.empty()) return Status::InvalidArgument("--input is required unless --state");
   FLOE_ASSIGN_OR_RETURN(auto input, ReadInput(o.input));
   floe::delta::Commit commit;
   for (const auto& t : o.txns) {
@@ -181,7 +204,8 @@ int main(int argc, char** argv) {
   CLI::App app{"Append a Parquet file's rows to a Delta table with Floe's writer (test tool)"};
   Options o;
   app.add_option("--location", o.location, "table root (path or URI)")->required();
-  app.add_option("--input", o.input, "Parquet file")->required();
+  app.add_option("--input", o.input, "Parquet file");
+  app.add_flag("--state", o.state_only, "print the replayed table state as JSON and exit");
   app.add_option("--partition-by", o.partition_by, "identity partition columns (at creation)");
   app.add_option("--txn", o.txns, "appId=version, one txn action each");
   app.add_option("--column-mapping", o.column_mapping, "at creation: none, name or id")

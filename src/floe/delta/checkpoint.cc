@@ -96,7 +96,8 @@ std::shared_ptr<arrow::Schema> CheckpointSchema() {
 // Appends `value` (JSON, null or missing = null) to a builder of the checkpoint schema.
 Status AppendJson(arrow::ArrayBuilder& builder, const Json& value) {
   if (value.is_null()) return FromArrow(builder.AppendNull());
-  switch (builder.type()->id()) {
+  const auto type_id = builder.type()->id();
+  switch (type_id) {
     case arrow::Type::STRING: {
       const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
       return FromArrow(static_cast<arrow::StringBuilder&>(builder).Append(text));
@@ -113,9 +114,9 @@ Status AppendJson(arrow::ArrayBuilder& builder, const Json& value) {
     case arrow::Type::STRUCT: {
       auto& s = static_cast<arrow::StructBuilder&>(builder);
       FLOE_RETURN_IF_ARROW_ERROR(s.Append());
-      const auto& type = static_cast<const arrow::StructType&>(*s.type());
+      const auto type = s.type();  // by value: the builder makes it on each call
       for (int c = 0; c < s.num_fields(); ++c) {
-        const std::string& name = type.field(c)->name();
+        const std::string name = type->field(c)->name();
         FLOE_RETURN_IF_ERROR(AppendJson(*s.field_builder(c), value.contains(name) ? value[name] : Json(nullptr)));
       }
       return Status::OK();
