@@ -61,10 +61,14 @@ Result<std::unique_ptr<IcebergCatalog>> IcebergCatalog::Open(const std::string& 
   return std::unique_ptr<IcebergCatalog>(new IcebergCatalog(std::move(pointers), TrimSlash(io.Uri(""))));
 }
 
+std::string DefaultTableLocation(std::string warehouse, const TableIdentifier& id) {
+  while (warehouse.size() > 1 && warehouse.back() == '/') warehouse.pop_back();
+  for (const auto& part : id.ns) warehouse += "/" + part;
+  return warehouse + "/" + id.name;
+}
+
 std::string IcebergCatalog::DefaultLocation(const TableIdentifier& id) const {
-  std::string location = warehouse_uri_;
-  for (const auto& part : id.ns) location += "/" + part;
-  return location + "/" + id.name;
+  return DefaultTableLocation(warehouse_uri_, id);
 }
 
 Result<iceberg::TableMetadata> IcebergCatalog::ReadMetadata(const std::string& location) {

@@ -129,6 +129,10 @@ class IcebergCatalog final : public TableCatalog {
   std::string warehouse_uri_;
 };
 
+// Where a new table lives unless told otherwise: <warehouse>/<namespace levels…>/<table>
+// (Iceberg tables of the built-in catalog, and Delta tables).
+std::string DefaultTableLocation(std::string warehouse, const TableIdentifier& id);
+
 // --- Opening the configured catalog ------------------------------------------------------------
 // catalog.type builtin: an IcebergCatalog over DefaultCatalogUri(config) and `warehouse`;
 // rest: a RestCatalogClient (rest_catalog_client.h) at catalog.uri with catalog.token as the bearer

@@ -3,33 +3,17 @@
 #include <arrow/api.h>
 #include <spdlog/spdlog.h>
 
-#include <chrono>
-#include <thread>
-
-#include "floe/columnar/conform.h"
-#include "floe/columnar/partitioner.h"
 #include "floe/core/arrow_interop.h"
 #include "floe/core/config.h"
 #include "floe/iceberg/fast_append.h"
 #include "floe/iceberg/parquet_metrics.h"
+#include "floe/pipeline/data_files.h"
+#include "floe/pipeline/retry.h"
 #include "floe/schema/arrow_schema.h"
 #include "floe/schema/evolution.h"
 #include "floe/storage/file_io.h"
 
 namespace floe::pipeline {
-
-namespace {
-
-constexpr int kMaxConflictRetries = 20;
-constexpr int kMaxUnavailableRetries = 8;
-
-void Backoff(int attempt) {
-  // 50 ms, 100 ms, … capped at 3.2 s: conflicts resolve fast, outages take longer.
-  const int shift = attempt < 6 ? attempt : 6;
-  std::this_thread::sleep_for(std::chrono::milliseconds(50LL << shift));
-}
-
-}  // namespace
 
 IcebergTableWriter::IcebergTableWriter(catalog::TableCatalog& catalog, catalog::TableIdentifier id,
                                        std::vector<std::string> partition_by, columnar::ParquetOptions parquet)
@@ -41,7 +25,7 @@ Result<catalog::LoadedTable> IcebergTableWriter::Reload() {
     if (loaded.ok() || loaded.status().code() != StatusCode::kUnavailable || attempt >= kMaxUnavailableRetries) {
       return loaded;
     }
-    Backoff(attempt);
+    SleepBeforeRetry(attempt);
   }
 }
 
@@ -122,43 +106,23 @@ Result<SchemaChange> IcebergTableWriter::EnsureColumns(const schema::Schema& col
     if ((code != StatusCode::kConflict && code != StatusCode::kUnavailable) || attempt >= kMaxConflictRetries) {
       return committed.status().WithContext("evolving table " + name());
     }
-    Backoff(attempt);  // someone else changed the table: merge again on fresh metadata
+    SleepBeforeRetry(attempt);  // someone else changed the table: merge again on fresh metadata
   }
 }
 
 Result<std::vector<iceberg::DataFile>> IcebergTableWriter::WriteFiles(const catalog::LoadedTable& table,
                                                                       const PartitionFlush& flush) {
   const schema::Schema& schema = *table.metadata.CurrentSchema();
-  FLOE_ASSIGN_OR_RETURN(auto target, schema::ToArrowSchema(schema));
-  std::vector<std::shared_ptr<arrow::RecordBatch>> conformed;
-  for (const auto& batch : flush.batches) {
-    if (batch->num_rows() == 0) continue;
-    auto c = columnar::ConformBatch(*batch, target);
-    if (!c.ok()) return c.status().WithContext("table " + name() + ", " + flush.topic + "/" + std::to_string(flush.partition));
-    conformed.push_back(*c);
-  }
-  std::vector<iceberg::DataFile> files;
-  if (conformed.empty()) return files;
-  FLOE_ASSIGN_OR_RETURN_ARROW(auto rows, arrow::ConcatenateRecordBatches(conformed));
-  FLOE_ASSIGN_OR_RETURN(auto partitioner, columnar::Partitioner::Make(schema, *table.metadata.DefaultSpec(), target));
-  FLOE_ASSIGN_OR_RETURN(auto groups, partitioner.Split(rows));
   FLOE_ASSIGN_OR_RETURN(auto io, storage::FileIO::Open(table.metadata.location));
-  const std::string first = flush.expected ? std::to_string(*flush.expected) : "0";
-  for (const auto& group : groups) {
-    FLOE_ASSIGN_OR_RETURN(auto dir, partitioner.Path(group.values));
-    // <kafka partition>-<first offset>-<uuid>: readable in a listing, unique across writers.
-    const std::string relative = "data/" + (dir.empty() ? "" : dir + "/") + std::to_string(flush.partition) + "-" +
-                                 first + "-" + iceberg::NewUuid() + ".parquet";
-    FLOE_ASSIGN_OR_RETURN(auto file, io.Create(relative));
-    FLOE_ASSIGN_OR_RETURN(auto writer, columnar::ParquetFileWriter::Open(file->stream(), group.rows->schema(), parquet_));
-    FLOE_RETURN_IF_ERROR(writer->Write(*group.rows));
-    FLOE_ASSIGN_OR_RETURN(auto written, writer->Close());
-    FLOE_RETURN_IF_ERROR(file->Commit());
+  auto written = WriteDataFiles(io, schema, *table.metadata.DefaultSpec(), flush, parquet_);
+  if (!written.ok()) return written.status().WithContext("table " + name());
+  std::vector<iceberg::DataFile> files;
+  for (const auto& w : *written) {
     iceberg::DataFile data;
-    data.file_path = io.Uri(relative);
-    data.file_size_in_bytes = written.bytes;
-    data.partition = group.values;
-    FLOE_RETURN_IF_ERROR(iceberg::AddParquetMetrics(*written.metadata, schema, data));
+    data.file_path = io.Uri(w.relative_path);
+    data.file_size_in_bytes = w.written.bytes;
+    data.partition = w.partition;
+    FLOE_RETURN_IF_ERROR(iceberg::AddParquetMetrics(*w.written.metadata, schema, data));
     files.push_back(std::move(data));
   }
   return files;
@@ -214,7 +178,7 @@ Result<CommitReport> IcebergTableWriter::Commit(const std::vector<PartitionFlush
     if ((code != StatusCode::kConflict && code != StatusCode::kUnavailable) || attempt >= kMaxConflictRetries) {
       return result.status().WithContext("committing to table " + name());
     }
-    if (code == StatusCode::kUnavailable) Backoff(attempt);
+    if (code == StatusCode::kUnavailable) SleepBeforeRetry(attempt);
     FLOE_ASSIGN_OR_RETURN(table, Reload());
     if (code == StatusCode::kUnavailable && HasCommit(table.metadata, commit_id)) {
       report.committed = true;  // the request landed before the connection broke

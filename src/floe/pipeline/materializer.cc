@@ -10,6 +10,8 @@
 #include "floe/kafka/consumer.h"
 #include "floe/kafka/producer.h"
 #include "floe/pipeline/dead_letter.h"
+#include "floe/pipeline/delta_table_writer.h"
+#include "floe/pipeline/iceberg_table_writer.h"
 #include "floe/pipeline/topic_state.h"
 #include "floe/registry/client.h"
 
@@ -46,8 +48,9 @@ Status CheckSupported(const TopicConfig& t) {
     return Status::Unsupported(what + ": key format '" + std::string(PayloadFormatName(t.key)) +
                                "' is not supported by floe run yet (avro, string and bytes are)");
   }
-  if (std::find(t.formats.begin(), t.formats.end(), TableFormat::kIceberg) == t.formats.end() || t.formats.size() != 1) {
-    return Status::Unsupported(what + ": floe run writes Iceberg tables only so far (formats: [iceberg])");
+  if (t.formats.size() != 1) {
+    return Status::Unsupported(what + ": floe run writes one table format per topic so far (formats: [iceberg] or "
+                               "[delta]; both over one copy of the data is not built yet)");
   }
   return Status::OK();
 }
@@ -162,7 +165,12 @@ Result<TopicState*> Materializer::Impl::TopicFor(const std::string& name) {
   topic->config.name = name;
   topic->schemas = std::make_unique<WriterSchemas>(topic->config, registry_.get());
   FLOE_ASSIGN_OR_RETURN(auto id, TableFor(topic->config, config_.defaults));
-  topic->table = std::make_unique<IcebergTableWriter>(catalog_, id, topic->config.partition_by);
+  if (topic->config.formats == std::vector<TableFormat>{TableFormat::kDelta}) {
+    FLOE_ASSIGN_OR_RETURN(topic->table, DeltaTableWriter::Open(id, catalog::DefaultTableLocation(config_.warehouse, id),
+                                                               topic->config.partition_by));
+  } else {
+    topic->table = std::make_unique<IcebergTableWriter>(catalog_, id, topic->config.partition_by);
+  }
   const Labels topic_label{{"topic", name}};
   topic->metrics.consumed = &metrics_.GetCounter("floe_records_consumed_total", "Records read from Kafka", topic_label);
   topic->metrics.written = &metrics_.GetCounter("floe_records_written_total", "Records committed to the table", topic_label);

@@ -10,7 +10,7 @@
 
 #include "floe/core/config.h"
 #include "floe/core/metrics.h"
-#include "floe/pipeline/iceberg_table_writer.h"
+#include "floe/pipeline/table_sink.h"
 #include "floe/pipeline/partition_buffer.h"
 #include "floe/pipeline/writer_schemas.h"
 
@@ -61,7 +61,7 @@ struct TableMetrics {
 struct TopicState {
   TopicConfig config;  // `name` is the concrete topic, also for pattern subscriptions
   std::unique_ptr<WriterSchemas> schemas;
-  std::unique_ptr<IcebergTableWriter> table;
+  std::unique_ptr<TableSink> table;
   std::set<const WriterSchema*> in_table;  // writer schemas the table schema already holds
   std::map<std::int32_t, PartitionState> partitions;  // assigned to this process
 
