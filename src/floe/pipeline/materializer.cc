@@ -23,6 +23,7 @@ using namespace std::chrono_literals;
 
 constexpr auto kPollTimeout = 100ms;
 constexpr auto kStatusInterval = 1s;
+constexpr auto kHousekeepingInterval = 20ms;
 constexpr auto kLagInterval = 10s;  // a broker round trip per owned partition: not every loop
 constexpr auto kBrokerTimeout = 10s;
 constexpr auto kDeadLetterFlushTimeout = 30s;
@@ -670,23 +671,31 @@ Result<RunSummary> Materializer::Impl::Run(const RunOptions& options, const std:
   PublishStatus();
   auto last_status = Clock::now();
   auto last_lag = Clock::now();
+  auto last_housekeeping = Clock::now();
   while (!stop.load()) {
     auto record = consumer_->Poll(kPollTimeout);
+    bool idle = true;
     if (!record.ok()) {
       spdlog::warn("kafka: {}", record.status().ToString());
     } else if (*record) {
       Handle(std::move(**record));
+      idle = false;
     }
+    // Everything below walks all partitions: at most every kHousekeepingInterval while
+    // records flow, not once per record (that made 1,000 partitions 30× slower).
+    const auto now = Clock::now();
+    if (!idle && now - last_housekeeping < kHousekeepingInterval) continue;
+    last_housekeeping = now;
     RecoverPartitions();
     ResumeWaitingPartitions();
     CommitDueTopics();
-    if (Clock::now() - last_status >= kStatusInterval) {
+    if (now - last_status >= kStatusInterval) {
       PublishStatus();
-      last_status = Clock::now();
+      last_status = now;
     }
-    if (Clock::now() - last_lag >= kLagInterval) {
+    if (now - last_lag >= kLagInterval) {
       UpdateLag();
-      last_lag = Clock::now();
+      last_lag = now;
     }
     if (batch_mode_ && CaughtUp()) break;
   }
