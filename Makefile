@@ -43,6 +43,14 @@ demo: build-release
 clean:
 	rm -rf build
 
+# Benchmarks (bench/README.md): the Release build with the bench tools, then the driver, which
+# starts its own Kafka and registry, prints one table and writes bench/results/latest.md.
+# Sizes via environment, e.g. `make bench BENCH_RECORDS=5000000` (see bench/README.md).
+bench: deps
+	cmake -S . -B $(RELEASE_DIR) $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=Release -DFLOE_BUILD_BENCH=ON
+	ninja -C $(RELEASE_DIR) -j$(JOBS) floe_bench
+	.deps/venv/bin/python bench/run.py --build $(RELEASE_DIR)
+
 # The slow tier alone: Apache Spark + the Iceberg runtime against Floe's REST catalog
 # (docs/testing-with-spark.md). `make test` runs it too.
 .PHONY: test-slow

@@ -35,7 +35,7 @@ def parse_args() -> argparse.Namespace:
     a.add_argument("--build", default=str(ROOT / "build" / "release"), help="a Release build with FLOE_BUILD_BENCH=ON")
     a.add_argument("--workdir", default=str(ROOT / "build" / "bench-data"))
     a.add_argument("--out", default=str(ROOT / "bench" / "results"))
-    a.add_argument("--records", type=int, default=env("BENCH_RECORDS", 2_000_000))
+    a.add_argument("--records", type=int, default=env("BENCH_RECORDS", 5_000_000))
     a.add_argument("--partitions", type=int, default=env("BENCH_PARTITIONS", 8))
     a.add_argument("--repeats", type=int, default=env("BENCH_REPEATS", 3))
     a.add_argument("--peer-repeats", type=int, default=env("BENCH_PEER_REPEATS", 1))
@@ -62,6 +62,7 @@ def main() -> int:
     only = set(o.only.split(","))
     build = pathlib.Path(o.build)
     floe_bin, bench_bin = build / "apps" / "floe" / "floe", build / "bench"
+    measure.LAUNCHER = bench_bin / "floe_bench_rusage"
     work, out = pathlib.Path(o.workdir), pathlib.Path(o.out)
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)

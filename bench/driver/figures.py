@@ -107,6 +107,7 @@ def freshness(floe_bin: pathlib.Path, producer, bootstrap: str, registry_url: st
             break
         time.sleep(poll_s)
     prod.proc.wait()
+    prod.stop()  # already exited: just collects its usage file
     floe_usage = floe.stop()
     latencies = []
     for line in samples_path.read_text().split("\n"):

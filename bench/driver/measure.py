@@ -1,15 +1,22 @@
 """Running one child process and measuring it the way the kernel accounts it: wall time from
-spawn to exit, user+sys CPU seconds and peak RSS from wait4's rusage. Only the direct child
-is counted, so every measured program (floe, the C++ baselines, the peer's JVM) is exec'd
-directly, never through a shell."""
+spawn to exit, user+sys CPU seconds and peak RSS from wait4's rusage. Each measured command
+runs under floe_bench_rusage (bench/floe_bench_rusage.cc), which forks it and reports its
+rusage: forked from this Python process instead, a child's peak RSS would start at the
+driver's own ~130 MB. Only the command's own process is counted, so every measured program
+(floe, the C++ baselines, the peer's JVM) is exec'd directly, never through a shell."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
+import pathlib
 import signal
 import statistics
 import subprocess
+import tempfile
 import time
+
+LAUNCHER: pathlib.Path | None = None  # set by bench/run.py: <build>/bench/floe_bench_rusage
 
 
 @dataclasses.dataclass
@@ -21,63 +28,66 @@ class Usage:
     stdout: str = ""
 
 
-def _finish(proc: subprocess.Popen, began: float) -> tuple[int, "os.struct_rusage", float]:
-    _, status, ru = os.wait4(proc.pid, 0)
-    wall = time.monotonic() - began
-    proc.returncode = os.waitstatus_to_exitcode(status)  # Popen must not wait() again
-    return proc.returncode, ru, wall
+def _wrap(cmd: list[str]) -> tuple[list[str], pathlib.Path]:
+    fd, path = tempfile.mkstemp(prefix="floe-bench-usage-", suffix=".json")
+    open(fd).close()
+    return [str(LAUNCHER), "--out", path, "--", *map(str, cmd)], pathlib.Path(path)
 
 
-def run(cmd: list[str], *, log_path=None, env=None, timeout: float = 900) -> Usage:
+def _usage(path: pathlib.Path, stdout: str = "") -> Usage:
+    try:
+        u = json.loads(path.read_text())
+    finally:
+        path.unlink(missing_ok=True)
+    return Usage(u["wall"], u["cpu"], u["maxrss_kib"] / 1024, u["returncode"], stdout)
+
+
+def run(cmd: list, *, log_path=None, env=None) -> Usage:
     """Runs cmd to completion; stdout is captured (the tools print one JSON line), stderr goes
     to log_path. Raises on a non-zero exit, naming the log."""
-    log = open(log_path, "w") if log_path else subprocess.DEVNULL
-    began = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, env=env, text=True)
-    # The tools print little: reading stdout to EOF before wait4 cannot deadlock.
-    out = proc.stdout.read()
-    proc.stdout.close()
-    code, ru, wall = _finish(proc, began)
-    if log_path:
-        log.close()
-    if code != 0:
+    wrapped, usage_path = _wrap(cmd)
+    with open(log_path, "w") if log_path else open("/dev/null", "w") as log:
+        proc = subprocess.run(wrapped, stdout=subprocess.PIPE, stderr=log, env=env, text=True)
+    usage = _usage(usage_path, proc.stdout)
+    if proc.returncode != 0:
         tail = open(log_path).read()[-3000:] if log_path else ""
-        raise RuntimeError(f"{cmd[0]} exited {code}:\n{tail}")
-    return Usage(wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024, code, out)
+        raise RuntimeError(f"{cmd[0]} exited {proc.returncode}:\n{tail}")
+    return usage
 
 
 class Background:
     """A long-running child (floe run, the peer) stopped by the caller; measured at stop()."""
 
-    def __init__(self, cmd: list[str], *, log_path, env=None, stdout=None):
+    def __init__(self, cmd: list, *, log_path, env=None, stdout=None):
+        wrapped, self.usage_path = _wrap(cmd)
         self.log = open(log_path, "w")
-        self.log_path = log_path
         self.began = time.monotonic()
-        self.proc = subprocess.Popen(cmd, stdout=stdout or self.log, stderr=self.log, env=env, text=True,
-                                     stdin=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(wrapped, stdout=stdout or self.log, stderr=self.log, env=env, text=True,
+                                     stdin=subprocess.DEVNULL, start_new_session=True)
 
     def alive(self) -> bool:
-        # Not Popen.poll(): that reaps the child, and wait4 in stop() needs it unreaped.
-        return os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
+        return self.proc.poll() is None
 
     def stop(self, sig=signal.SIGTERM, timeout: float = 60) -> Usage:
-        if self.proc.returncode is None:
+        """sig goes to the command (the launcher forwards it; SIGUSR1 means SIGKILL it). A
+        command still running after timeout is killed, the launcher still reporting."""
+        if self.proc.poll() is None:
             self.proc.send_signal(sig)
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
-                # WNOWAIT: only look, so wait4 below still reaps it and gets its rusage.
-                if os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
-                    break
-                time.sleep(0.1)
-            else:
-                self.proc.kill()
-        code, ru, wall = _finish(self.proc, self.began)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.send_signal(signal.SIGUSR1)
+                try:
+                    self.proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    os.killpg(self.proc.pid, signal.SIGKILL)  # its own session: launcher and command
+                    self.proc.wait()
         self.log.close()
-        return Usage(wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024, code)
+        return _usage(self.usage_path)
 
 
 def median_usage(runs: list[Usage]) -> Usage:
-    """Median of each measure on its own (runs of one figure are alike; the medians of wall,
-    CPU and RSS need not come from the same run)."""
+    """Median of each measure on its own (the medians of wall, CPU and RSS need not come from
+    the same run)."""
     return Usage(statistics.median(r.wall for r in runs), statistics.median(r.cpu for r in runs),
                  statistics.median(r.rss_mib for r in runs), 0)

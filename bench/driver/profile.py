@@ -4,6 +4,7 @@ spot list in bench/README.md needs). Writes the top of `perf report` to a text f
 from __future__ import annotations
 
 import pathlib
+import re
 import shutil
 import subprocess
 
@@ -20,6 +21,8 @@ def floe_under_perf(floe_bin, bootstrap, registry_url, topics, records, payload,
                              wrapper=["perf", "record", "-F", "999", "-o", str(data), "--"])
     rep = subprocess.run(["perf", "report", "-i", str(data), "--stdio", "--no-children", "--percent-limit", "0.5",
                           "--sort", "dso,symbol"], capture_output=True, text=True)
-    lines = [ln for ln in rep.stdout.splitlines() if ln and not ln.startswith("#")]
+    # perf pads every row to the widest symbol and appends empty sample columns: trim both.
+    lines = [re.sub(r"\s+(-\s+)*$", "", re.sub(r" {3,}", "  ", ln)) for ln in rep.stdout.splitlines()
+             if ln.strip() and not ln.startswith("#")]
     report_path.write_text("\n".join(lines[:60]) + "\n")
     return {"report": str(report_path), "floe_under_perf": res}

@@ -80,7 +80,7 @@ def micro_table(micro: list[dict]) -> str:
     lines = ["| microbenchmark | time/iteration | records/s | bytes/s |", "| --- | ---: | ---: | ---: |"]
     for b in micro:
         lines.append(f"| {b['name']} | {b['real_time']:.3g} {b['time_unit']} | {b.get('items_per_second') or 0:,.0f} | "
-                     f"{(b.get('bytes_per_second') or 0) / 1e6:,.1f} MB/s |")
+                     f"{_mbps(b.get('bytes_per_second'))} |")
     return "\n".join(lines)
 
 
@@ -104,8 +104,16 @@ def markdown(results: dict) -> str:
 
 
 def git_head(root) -> str:
+    """HEAD, marked when the work tree has changes (the binary measured may include them)."""
     try:
-        return subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
                               text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True).stdout.strip()
+        return head + (" + uncommitted changes" if dirty else "")
     except OSError:
         return "?"
+
+
+def _mbps(v) -> str:
+    return f"{v / 1e6:,.1f} MB/s" if v else "—"
