@@ -419,19 +419,25 @@ void Materializer::Impl::Suspend(TopicState& topic, const std::string& position,
 // --- Commits --------------------------------------------------------------------------------
 
 bool Materializer::Impl::CommitDue(const TopicState& topic) const {
+  const auto now = Clock::now();
+  bool uncommitted = false;
+  bool all_at_target = topic.targets.has_value();
   for (const auto& [p, state] : topic.partitions) {
-    if (!state.buffer || !state.buffer->has_uncommitted()) continue;
-    if (state.buffer->buffered_bytes() >= topic.config.target_file_size) return true;
-    if (Clock::now() - state.buffer->oldest() >= topic.config.commit_interval) return true;
-    if (topic.targets) {  // batch mode: a partition that reached its end commits right away
+    if (!state.buffer) continue;
+    if (state.buffer->has_uncommitted()) {
+      uncommitted = true;
+      if (state.buffer->buffered_bytes() >= topic.config.target_file_size) return true;
+      if (now - state.buffer->oldest() >= topic.config.commit_interval) return true;
+    }
+    if (all_at_target) {
       auto target = topic.targets->find(p);
-      if (target != topic.targets->end() && state.buffer->next_offset() &&
-          *state.buffer->next_offset() >= target->second.second) {
-        return true;
-      }
+      const bool empty = target == topic.targets->end() || target->second.second <= target->second.first;
+      all_at_target = empty || state.buffer->next_offset().value_or(0) >= target->second.second;
     }
   }
-  return false;
+  // Batch mode: once every owned partition reached its end, commit them together (one
+  // snapshot, not one small one per partition as each arrives).
+  return uncommitted && all_at_target;
 }
 
 void Materializer::Impl::CommitTopic(TopicState& topic, const char* why) {
