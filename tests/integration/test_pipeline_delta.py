@@ -126,3 +126,52 @@ def test_delta_exactly_once_across_kill_9(kafka, schema_registry, floe_bin, tmp_
     rows = delta_rows(path)
     assert set(rows) == set(producing.sent)
     assert txn_offsets(path) == {f"floe:{topic}:{p}": o for p, o in end_offsets(producing.sent).items()}
+
+
+def test_delta_all_avro_types_and_time_is_refused_clearly(kafka, schema_registry, floe_bin, tmp_path):
+    import datetime as dt
+    import decimal
+    from tests.integration.test_pipeline_avro import ALL_TYPES
+    no_time = dict(ALL_TYPES, fields=[f for f in ALL_TYPES["fields"] if not f["name"].startswith("t_")])
+    topic = f"dtypes-{uuid.uuid4().hex[:8]}"
+    timed = f"dtime-{uuid.uuid4().hex[:8]}"
+    for t in (topic, timed):
+        kafka.create_topic(t, partitions=1)
+    producer = RecordProducer(kafka.bootstrap, schema_registry.url)
+    record = {
+        "b": True, "i": -7, "l": 1 << 40, "f": 1.5, "d": -2.25, "s": "héllo", "raw": b"\x00\xff",
+        "dec_bytes": decimal.Decimal("12345678.91"), "dec_fixed": decimal.Decimal("-1.2345"),
+        "u": str(uuid.UUID(int=5)), "day": dt.date(2026, 3, 2),
+        "ts_ms": dt.datetime(2026, 3, 2, 1, 2, 3, 4000, tzinfo=dt.timezone.utc),
+        "ts_us": dt.datetime(2026, 3, 2, 1, 2, 3, 4005, tzinfo=dt.timezone.utc),
+        "lts_ms": dt.datetime(2026, 3, 2, 1, 2, 3, 4000),
+        "color": "GREEN", "fx": b"abcd", "opt": None, "either": 3, "tags": ["a"], "attrs": {"k": 1},
+        "address": {"city": "Lyon", "zip": "69001"},
+    }
+    producer.send_avro(topic, producer.serializer(no_time), record)
+    producer.send_avro(timed, producer.serializer(ALL_TYPES),
+                       dict(record, t_ms=dt.time(1, 2, 3), t_us=dt.time(1, 2, 3)))
+    producer.flush()
+    floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap,
+                   [{"name": topic, "table": "lake.types", "formats": ["delta"]},
+                    {"name": timed, "table": "lake.timed", "formats": ["delta"]}],
+                   registry_url=schema_registry.url)
+    result = floe.run_batch()
+    # Delta has no time type: that topic is suspended with the column named, the other goes on.
+    assert result.returncode == 3, result.stderr[-3000:]
+    line = next(l for l in result.stderr.splitlines() if f"suspended topic {timed}" in l)
+    assert "t_ms" in line, line
+    path = floe.warehouse_dir / "lake" / "types"
+    # local-timestamp-* makes it a timestamp_ntz table (reader 3 / writer 7 with table features),
+    # which delta-rs reads through DataFusion (its pyarrow path refuses the columnMapping feature).
+    import pyarrow as pa
+    from deltalake import QueryBuilder
+    got = pa.table(QueryBuilder().register("t", DeltaTable(str(path))).execute("select * from t").read_all()).to_pylist()[0]
+    for k in ("b", "i", "l", "f", "d", "s", "raw", "dec_bytes", "dec_fixed", "u", "day", "ts_ms", "ts_us", "color",
+              "fx", "opt", "tags", "address"):
+        assert got[k] == record[k], k
+    assert got["lts_ms"] == record["lts_ms"]
+    assert got["either"] == {"member0": 3, "member1": None} and dict(got["attrs"]) == {"k": 1}
+    con = connect()
+    assert con.execute(f"SELECT s, address.city, dec_fixed FROM delta_scan('{path}')").fetchone() == \
+        ("héllo", "Lyon", decimal.Decimal("-1.2345"))

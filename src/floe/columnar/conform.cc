@@ -329,6 +329,8 @@ bool IsAllowedConversion(const schema::Type& from, const schema::Type& to) {
   if (from.Equals(to)) return true;
   if (from.id() == TypeId::kInt && to.id() == TypeId::kLong) return true;
   if (from.id() == TypeId::kFloat && to.id() == TypeId::kDouble) return true;
+  // The same bytes in a table format without fixed or uuid types (Delta stores them as binary).
+  if ((from.id() == TypeId::kFixed || from.id() == TypeId::kUuid) && to.id() == TypeId::kBinary) return true;
   return from.id() == TypeId::kDecimal && to.id() == TypeId::kDecimal && from.scale() == to.scale() &&
          from.precision() < to.precision();
 }
@@ -336,8 +338,8 @@ bool IsAllowedConversion(const schema::Type& from, const schema::Type& to) {
 Result<ArrayPtr> ConformPrimitive(const ArrayPtr& array, const TypePtr& target, const std::string& path) {
   if (array->type()->Equals(*target)) return array;
   constexpr const char* kAllowed =
-      "only int -> long, float -> double, decimal precision widening and other Arrow encodings of the same "
-      "Iceberg type are converted";
+      "only int -> long, float -> double, decimal precision widening, fixed/uuid -> binary and other Arrow "
+      "encodings of the same Iceberg type are converted";
   Result<schema::TypePtr> from = IcebergTypeOf(array->type());
   Result<schema::TypePtr> to = IcebergTypeOf(target);
   if (!from.ok() || !to.ok() || !IsAllowedConversion(**from, **to)) {

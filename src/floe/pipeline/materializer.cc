@@ -398,6 +398,7 @@ void Materializer::Impl::ResumeWaitingPartitions() {
 
 void Materializer::Impl::Suspend(TopicState& topic, const std::string& position, const std::string& reason,
                                  bool commit_first) {
+  if (topic.suspended) return;  // the first reason is the one that counts
   spdlog::error("suspended topic {} at {}: {}. Its offsets stay where they are; fix the cause (or change error_mode) "
                 "and restart floe.",
                 topic.config.name, position, reason);
@@ -441,6 +442,7 @@ bool Materializer::Impl::CommitDue(const TopicState& topic) const {
 }
 
 void Materializer::Impl::CommitTopic(TopicState& topic, const char* why) {
+  if (topic.suspended && topic.commit_blocked) return;  // retrying cannot help: see Suspend
   std::vector<PartitionFlush> flushes;
   std::vector<PartitionState*> states;
   for (auto& [p, state] : topic.partitions) {
@@ -475,7 +477,9 @@ void Materializer::Impl::CommitTopic(TopicState& topic, const char* why) {
         positions += (positions.empty() ? "" : ", ") + f.topic + "/" + std::to_string(f.partition) + "@" +
                      std::to_string(f.expected.value_or(0)) + ".." + std::to_string(f.next_offset - 1);
       }
-      return Suspend(topic, positions, "cannot commit: " + report.status().ToString(), /*commit_first=*/false);
+      Suspend(topic, positions, "cannot commit: " + report.status().ToString(), /*commit_first=*/false);
+      topic.commit_blocked = true;
+      return;
     }
     topic.commit_error = report.status().ToString();
     topic.commit_retry.Fail();
@@ -711,6 +715,7 @@ Result<RunSummary> Materializer::Impl::Run(const RunOptions& options, const std:
     bool pending = false;
     for (auto& [name, topic] : topics_) {
       CommitTopic(*topic, "shutdown");
+      if (topic->suspended && topic->commit_blocked) continue;
       for (const auto& [p, state] : topic->partitions) pending |= state.buffer && state.buffer->has_uncommitted();
     }
     if (!pending || Clock::now() > deadline) break;

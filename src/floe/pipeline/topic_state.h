@@ -68,6 +68,7 @@ struct TopicState {
   bool suspended = false;
   std::string suspended_position;  // "orders/3@42"
   std::string suspended_reason;
+  bool commit_blocked = false;  // suspended because its buffered data cannot be committed
   bool dead_letters_unflushed = false;
   Backoff commit_retry;
   std::string commit_error;

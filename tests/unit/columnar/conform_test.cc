@@ -455,7 +455,7 @@ TEST(ConformBatch, RejectsTypesThatCannotBeConverted) {
   };
   EXPECT_EQ(ErrorOf(*Batch({arrow::field("id", arrow::utf8(), false)}, {A(arrow::utf8(), R"(["1"])")}), target),
             "column 'id': cannot convert string to int64: only int -> long, float -> double, decimal precision "
-            "widening and other Arrow encodings of the same Iceberg type are converted");
+            "widening, fixed/uuid -> binary and other Arrow encodings of the same Iceberg type are converted");
   auto wide_x = arrow::list(arrow::struct_({arrow::field("x", arrow::int64(), false)}));
   EXPECT_CONTAINS(ErrorOf(*one("points", wide_x, R"([[{"x": 1}]])"), target),
                   "column 'points.element.x': cannot convert int64 to int32");
@@ -483,6 +483,19 @@ TEST(ConformBatch, RejectsNullsInNonNullableColumns) {
   auto tags = arrow::list(arrow::utf8());
   EXPECT_EQ(ErrorOf(*Batch({arrow::field("tags", tags)}, {A(tags, R"([["a"], ["b", null]])")}), list_target),
             "column 'tags.element' has 1 null value(s), but the target field is not nullable");
+}
+
+TEST(ConformBatch, FixedBecomesBinaryForFormatsWithoutFixed) {
+  // Delta has no fixed type: its table schema says binary, the decoder built fixed[4].
+  auto batch = Batch({arrow::field("fx", arrow::fixed_size_binary(4))},
+                     {A(arrow::fixed_size_binary(4), R"(["abcd", null])")});
+  auto target = arrow::schema({arrow::field("fx", arrow::binary())});
+  auto out = MustConform(*batch, target);
+  ASSERT_NE(out, nullptr);
+  EXPECT_COLUMN(out, "fx", R"(["abcd", null])");
+  // Not the other way: binary of any length cannot become fixed[4].
+  auto back = Batch({arrow::field("fx", arrow::binary())}, {A(arrow::binary(), R"(["abcd"])")});
+  EXPECT_CONTAINS(ErrorOf(*back, arrow::schema({arrow::field("fx", arrow::fixed_size_binary(4))})), "fx");
 }
 
 }  // namespace
