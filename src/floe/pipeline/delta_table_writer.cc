@@ -124,30 +124,58 @@ Result<SchemaChange> DeltaTableWriter::EnsureColumns(const schema::Schema& colum
   }
 }
 
+Result<delta::AddFile> DeltaTableWriter::AddFileFor(const delta::TableState& state, const WrittenDataFile& w) {
+  FLOE_ASSIGN_OR_RETURN(auto spec, IdentitySpec(state.schema, state.partition_columns));
+  delta::AddFile add;
+  add.path = w.relative_path;
+  add.size = w.written.bytes;
+  add.modification_time_ms = NowMs();
+  for (std::size_t i = 0; i < spec.fields.size() && i < w.partition.size(); ++i) {
+    const auto* source = state.schema.FindById(spec.fields[i].source_id);
+    FLOE_ASSIGN_OR_RETURN(add.partition_values[spec.fields[i].name],
+                          delta::PartitionValueString(w.partition[i], *source->type));
+  }
+  FLOE_ASSIGN_OR_RETURN(add.stats_json, delta::StatsJson(*w.written.metadata, state.schema));
+  return add;
+}
+
 Result<std::vector<delta::AddFile>> DeltaTableWriter::WriteFiles(const delta::TableState& state,
                                                                  const PartitionFlush& flush) {
   FLOE_ASSIGN_OR_RETURN(auto spec, IdentitySpec(state.schema, state.partition_columns));
   FLOE_ASSIGN_OR_RETURN(auto written, WriteDataFiles(io_, state.schema, spec, flush, parquet_));
   std::vector<delta::AddFile> adds;
   for (const auto& w : written) {
-    delta::AddFile add;
-    add.path = w.relative_path;
-    add.size = w.written.bytes;
-    add.modification_time_ms = NowMs();
-    for (std::size_t i = 0; i < spec.fields.size(); ++i) {
-      const auto* source = state.schema.FindById(spec.fields[i].source_id);
-      FLOE_ASSIGN_OR_RETURN(add.partition_values[spec.fields[i].name],
-                            delta::PartitionValueString(w.partition[i], *source->type));
-    }
-    FLOE_ASSIGN_OR_RETURN(add.stats_json, delta::StatsJson(*w.written.metadata, state.schema));
+    FLOE_ASSIGN_OR_RETURN(auto add, AddFileFor(state, w));
     adds.push_back(std::move(add));
   }
   return adds;
 }
 
+Status DeltaTableWriter::SyncSchema(const schema::Schema& schema) {
+  for (int attempt = 0;; ++attempt) {
+    FLOE_ASSIGN_OR_RETURN(auto state, delta::LoadState(io_));
+    delta::Commit commit;
+    if (state.version < 0) {
+      FLOE_RETURN_IF_ERROR(IdentitySpec(schema, partition_by_).status().WithContext("table " + name()));
+      commit.partition_columns = partition_by_;
+      commit.operation = "CREATE TABLE";
+    } else if (state.schema.AsStruct()->Equals(*schema.AsStruct())) {
+      return Status::OK();
+    } else {
+      commit.operation = "CHANGE COLUMN";
+    }
+    commit.schema = schema;
+    auto version = delta::CommitVersion(io_, state, commit);
+    if (version.ok()) return Status::OK();
+    if (version.status().code() != StatusCode::kConflict || attempt >= kMaxConflictRetries) {
+      return version.status().WithContext("table " + name());
+    }
+    SleepBeforeRetry(attempt);
+  }
+}
+
 Result<CommitReport> DeltaTableWriter::Commit(const std::vector<PartitionFlush>& flushes) {
-  CommitReport report;
-  if (flushes.empty()) return report;
+  if (flushes.empty()) return CommitReport{};
   FLOE_ASSIGN_OR_RETURN(auto state, delta::LoadState(io_));
   if (state.version < 0) return Status::NotFound("table " + name() + " does not exist yet");
   std::vector<std::vector<delta::AddFile>> files(flushes.size());
@@ -156,6 +184,13 @@ Result<CommitReport> DeltaTableWriter::Commit(const std::vector<PartitionFlush>&
     if (!written.ok()) return written.status().WithContext("table " + name());
     files[f] = std::move(*written);
   }
+  return CommitAdds(std::move(state), flushes, files);
+}
+
+Result<CommitReport> DeltaTableWriter::CommitAdds(delta::TableState state, const std::vector<PartitionFlush>& flushes,
+                                                  const std::vector<std::vector<delta::AddFile>>& files) {
+  CommitReport report;
+  if (flushes.empty()) return report;
   for (int attempt = 1;; ++attempt) {
     report.attempts = attempt;
     report.fenced.clear();

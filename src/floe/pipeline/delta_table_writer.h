@@ -13,6 +13,7 @@
 #include "floe/catalog/catalog.h"
 #include "floe/columnar/parquet_file_writer.h"
 #include "floe/delta/delta_log.h"
+#include "floe/pipeline/data_files.h"
 #include "floe/pipeline/table_sink.h"
 #include "floe/storage/file_io.h"
 
@@ -32,6 +33,18 @@ class DeltaTableWriter final : public TableSink {
 
   // "floe:<topic>:<partition>"
   static std::string AppId(const std::string& topic, std::int32_t partition);
+
+  // For a sink that shares the data files with an Iceberg table (dual_table_sink.h):
+  // Makes the Delta schema exactly `schema` (same field ids as the Iceberg table), creating
+  // the table with these partition columns if needed.
+  Status SyncSchema(const schema::Schema& schema);
+  // The add action for a data file already written (stats from its footer).
+  Result<delta::AddFile> AddFileFor(const delta::TableState& state, const WrittenDataFile& file);
+  // Commits files written elsewhere, with the partitions' txn fenced as in Commit.
+  Result<CommitReport> CommitAdds(delta::TableState state, const std::vector<PartitionFlush>& flushes,
+                                  const std::vector<std::vector<delta::AddFile>>& adds);
+  Result<delta::TableState> LoadState() { return delta::LoadState(io_); }
+  storage::FileIO& io() { return io_; }
 
  private:
   DeltaTableWriter(catalog::TableIdentifier id, storage::FileIO io, std::vector<std::string> partition_by,

@@ -110,33 +110,45 @@ Result<SchemaChange> IcebergTableWriter::EnsureColumns(const schema::Schema& col
   }
 }
 
-Result<std::vector<iceberg::DataFile>> IcebergTableWriter::WriteFiles(const catalog::LoadedTable& table,
-                                                                      const PartitionFlush& flush) {
-  const schema::Schema& schema = *table.metadata.CurrentSchema();
+Result<std::vector<WrittenDataFile>> IcebergTableWriter::WriteFiles(const catalog::LoadedTable& table,
+                                                                    const PartitionFlush& flush) {
   FLOE_ASSIGN_OR_RETURN(auto io, storage::FileIO::Open(table.metadata.location));
-  auto written = WriteDataFiles(io, schema, *table.metadata.DefaultSpec(), flush, parquet_);
+  auto written = WriteDataFiles(io, *table.metadata.CurrentSchema(), *table.metadata.DefaultSpec(), flush, parquet_);
   if (!written.ok()) return written.status().WithContext("table " + name());
-  std::vector<iceberg::DataFile> files;
-  for (const auto& w : *written) {
-    iceberg::DataFile data;
-    data.file_path = io.Uri(w.relative_path);
-    data.file_size_in_bytes = w.written.bytes;
-    data.partition = w.partition;
-    FLOE_RETURN_IF_ERROR(iceberg::AddParquetMetrics(*w.written.metadata, schema, data));
-    files.push_back(std::move(data));
-  }
-  return files;
+  return written;
 }
 
 Result<CommitReport> IcebergTableWriter::Commit(const std::vector<PartitionFlush>& flushes) {
   CommitReport report;
   if (flushes.empty()) return report;
   FLOE_ASSIGN_OR_RETURN(auto table, Reload());
-
   // Files first: nothing points at them until the snapshot lands.
+  std::vector<std::vector<WrittenDataFile>> written(flushes.size());
+  for (std::size_t f = 0; f < flushes.size(); ++f) {
+    FLOE_ASSIGN_OR_RETURN(written[f], WriteFiles(table, flushes[f]));
+  }
+  return CommitWritten(std::move(table), flushes, written);
+}
+
+Result<CommitReport> IcebergTableWriter::CommitWritten(catalog::LoadedTable table,
+                                                       const std::vector<PartitionFlush>& flushes,
+                                                       const std::vector<std::vector<WrittenDataFile>>& written) {
+  CommitReport report;
+  if (flushes.empty()) return report;
+  // Data files as the manifest lists them (metrics from the footers, with the schema the
+  // files were written with).
+  FLOE_ASSIGN_OR_RETURN(auto io, storage::FileIO::Open(table.metadata.location));
+  const schema::Schema& schema = *table.metadata.CurrentSchema();
   std::vector<std::vector<iceberg::DataFile>> files(flushes.size());
   for (std::size_t f = 0; f < flushes.size(); ++f) {
-    FLOE_ASSIGN_OR_RETURN(files[f], WriteFiles(table, flushes[f]));
+    for (const auto& w : written[f]) {
+      iceberg::DataFile data;
+      data.file_path = io.Uri(w.relative_path);
+      data.file_size_in_bytes = w.written.bytes;
+      data.partition = w.partition;
+      FLOE_RETURN_IF_ERROR(iceberg::AddParquetMetrics(*w.written.metadata, schema, data));
+      files[f].push_back(std::move(data));
+    }
   }
 
   const std::string commit_id = iceberg::NewUuid();

@@ -20,6 +20,7 @@
 #include "floe/core/result.h"
 #include "floe/iceberg/data_file.h"
 #include "floe/pipeline/committed_offsets.h"
+#include "floe/pipeline/data_files.h"
 #include "floe/pipeline/table_sink.h"
 #include "floe/schema/types.h"
 
@@ -38,10 +39,16 @@ class IcebergTableWriter final : public TableSink {
   Result<SchemaChange> EnsureColumns(const schema::Schema& columns) override;
   Result<CommitReport> Commit(const std::vector<PartitionFlush>& flushes) override;
 
+  // The steps of Commit, for a sink that shares the data files with another format
+  // (dual_table_sink.h): fresh metadata, the files written once, the fenced commit of them.
+  Result<catalog::LoadedTable> Load() { return Reload(); }
+  Result<std::vector<WrittenDataFile>> WriteFiles(const catalog::LoadedTable& table, const PartitionFlush& flush);
+  Result<CommitReport> CommitWritten(catalog::LoadedTable table, const std::vector<PartitionFlush>& flushes,
+                                     const std::vector<std::vector<WrittenDataFile>>& written);
+
  private:
   Result<catalog::LoadedTable> Reload();
   Result<catalog::LoadedTable> Create(const schema::Schema& columns);
-  Result<std::vector<iceberg::DataFile>> WriteFiles(const catalog::LoadedTable& table, const PartitionFlush& flush);
 
   catalog::TableCatalog& catalog_;
   catalog::TableIdentifier id_;

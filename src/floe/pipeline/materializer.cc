@@ -11,6 +11,7 @@
 #include "floe/kafka/producer.h"
 #include "floe/pipeline/dead_letter.h"
 #include "floe/pipeline/delta_table_writer.h"
+#include "floe/pipeline/dual_table_sink.h"
 #include "floe/pipeline/iceberg_table_writer.h"
 #include "floe/pipeline/topic_state.h"
 #include "floe/registry/client.h"
@@ -48,10 +49,6 @@ Status CheckSupported(const TopicConfig& t) {
   if (t.key != PayloadFormat::kAvro && t.key != PayloadFormat::kString && t.key != PayloadFormat::kBytes) {
     return Status::Unsupported(what + ": key format '" + std::string(PayloadFormatName(t.key)) +
                                "' is not supported by floe run yet (avro, string and bytes are)");
-  }
-  if (t.formats.size() != 1) {
-    return Status::Unsupported(what + ": floe run writes one table format per topic so far (formats: [iceberg] or "
-                               "[delta]; both over one copy of the data is not built yet)");
   }
   return Status::OK();
 }
@@ -166,7 +163,10 @@ Result<TopicState*> Materializer::Impl::TopicFor(const std::string& name) {
   topic->config.name = name;
   topic->schemas = std::make_unique<WriterSchemas>(topic->config, registry_.get());
   FLOE_ASSIGN_OR_RETURN(auto id, TableFor(topic->config, config_.defaults));
-  if (topic->config.formats == std::vector<TableFormat>{TableFormat::kDelta}) {
+  if (topic->config.formats.size() == 2) {
+    topic->table = std::make_unique<DualTableSink>(
+        std::make_unique<IcebergTableWriter>(catalog_, id, topic->config.partition_by), topic->config.partition_by);
+  } else if (topic->config.formats == std::vector<TableFormat>{TableFormat::kDelta}) {
     FLOE_ASSIGN_OR_RETURN(topic->table, DeltaTableWriter::Open(id, catalog::DefaultTableLocation(config_.warehouse, id),
                                                                topic->config.partition_by));
   } else {
