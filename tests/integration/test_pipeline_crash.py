@@ -1,4 +1,4 @@
-"""Exactly-once under crashes (issue #4, DESIGN.md "Exactly-once commit protocol"): `floe run`
+"""Exactly-once under crashes (issue #4, docs/architecture.md "Exactly-once commit protocol"): `floe run`
 is killed with SIGKILL at random moments while records keep arriving, and restarted; two
 processes share a consumer group and one of them is killed and restarted. Afterwards the
 table holds every produced (partition, offset) exactly once."""

@@ -70,7 +70,7 @@ def test_crash_between_the_two_commits_is_caught_up(kafka, schema_registry, floe
     config = floe.write_config()
     crashed = subprocess.run([str(floe_bin), "run", "--config", str(config), "--exit-when-caught-up"],
                              capture_output=True, text=True, timeout=120,
-                             env={**os.environ, "FLOE_TEST_CRASH_BETWEEN_FORMAT_COMMITS": "1"})
+                             env={**os.environ, "FLOE_FAULT_POINTS": "crash-between-format-commits"})
     assert crashed.returncode == 137, crashed.stderr[-2000:]
     path = floe.warehouse_dir / "kafka" / "dualcrash"
     # Iceberg has all 200, Delta is still at 100: each is a complete prefix.

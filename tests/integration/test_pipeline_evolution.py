@@ -1,4 +1,4 @@
-"""Schema evolution mid-stream (issue #4, DESIGN.md "Schema evolution"): a producer adds a
+"""Schema evolution mid-stream (issue #4, docs/architecture.md "Schema evolution"): a producer adds a
 field with a default and widens int to long; the table evolves, readers see the new column
 and type, records of the old schema still arriving keep working; an incompatible change
 suspends the topic at the record that brought it."""

@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "floe/catalog/contract.h"
 #include "floe/catalog/sql_catalog.h"
+#include "support/catalog_contract.h"
 
 namespace {
 

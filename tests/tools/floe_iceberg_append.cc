@@ -21,6 +21,7 @@
 #include "floe/columnar/parquet_file_writer.h"
 #include "floe/columnar/partitioner.h"
 #include "floe/core/arrow_interop.h"
+#include "floe/core/uuid.h"
 #include "floe/iceberg/fast_append.h"
 #include "floe/iceberg/parquet_metrics.h"
 #include "floe/schema/arrow_schema.h"
@@ -177,7 +178,7 @@ Status Run(const Options& o) {
     FLOE_ASSIGN_OR_RETURN(auto groups, partitioner.Split(conformed));
     for (const auto& g : groups) {
       FLOE_ASSIGN_OR_RETURN(auto dir, partitioner.Path(g.values));
-      const std::string relative = "data/" + (dir.empty() ? "" : dir + "/") + floe::iceberg::NewUuid() + ".parquet";
+      const std::string relative = "data/" + (dir.empty() ? "" : dir + "/") + floe::NewUuid() + ".parquet";
       FLOE_ASSIGN_OR_RETURN(auto data, WriteDataFile(io, relative, g.rows, schema, g.values));
       append.files.push_back(std::move(data));
     }

@@ -1,11 +1,11 @@
-#include "floe/avro/block_codec.h"
+#include "floe/avro/block_codec_internal.h"
 
 #include <arrow/util/compression.h>
 
 #include <algorithm>
 #include <cstdio>
 
-#include "floe/avro/crc32.h"
+#include "floe/avro/crc32_internal.h"
 #include "floe/core/arrow_interop.h"
 
 namespace floe::avro {

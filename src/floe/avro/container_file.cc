@@ -12,9 +12,9 @@
 #include <limits>
 #include <random>
 
-#include "floe/avro/block_codec.h"
+#include "floe/avro/block_codec_internal.h"
 #include "floe/avro/datum_decoder.h"
-#include "floe/avro/datum_skip.h"
+#include "floe/avro/datum_skip_internal.h"
 #include "floe/core/arrow_interop.h"
 
 namespace floe::avro {

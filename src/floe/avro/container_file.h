@@ -53,7 +53,7 @@ Result<Codec> CodecFromName(std::string_view name);
 
 using SyncMarker = std::array<std::uint8_t, 16>;
 
-class BlockCodec;  // block_codec.h
+class BlockCodec;  // block_codec_internal.h
 
 struct ContainerWriterOptions {
   Codec codec = Codec::kNull;

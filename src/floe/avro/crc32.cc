@@ -1,4 +1,4 @@
-#include "floe/avro/crc32.h"
+#include "floe/avro/crc32_internal.h"
 
 #include <array>
 

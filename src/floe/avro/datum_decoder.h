@@ -1,5 +1,5 @@
 #pragma once
-// Decoding Avro binary datums straight into Arrow builders (DESIGN.md: no intermediate
+// Decoding Avro binary datums straight into Arrow builders (docs/architecture.md: no intermediate
 // value tree). The Arrow types are those of arrow_mapping.h; see docs/types.md.
 #include <arrow/array/builder_base.h>  // RecordBatchDecoder owns builders
 #include <arrow/memory_pool.h>

@@ -1,4 +1,4 @@
-#include "floe/avro/datum_skip.h"
+#include "floe/avro/datum_skip_internal.h"
 
 #include <limits>
 #include <string>

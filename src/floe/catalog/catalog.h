@@ -1,6 +1,6 @@
 #pragma once
 // The catalog: where a table's name maps to its current metadata file. Floe's commits are an
-// atomic compare-and-swap of that pointer (DESIGN.md, "Exactly-once commit protocol"); the
+// atomic compare-and-swap of that pointer (docs/architecture.md, "Exactly-once commit protocol"); the
 // catalog stores pointers (strings) and never reads the metadata they point to.
 //
 // Every implementation is thread-safe: one instance per process is shared by the pipeline's

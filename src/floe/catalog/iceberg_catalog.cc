@@ -10,6 +10,7 @@
 #include "floe/catalog/rest_catalog_client.h"
 #include "floe/catalog/sql_catalog.h"
 #include "floe/core/arrow_interop.h"
+#include "floe/core/uuid.h"
 #include "floe/iceberg/metadata_files.h"
 #include "floe/schema/arrow_schema.h"
 
@@ -80,7 +81,7 @@ Result<iceberg::TableMetadata> IcebergCatalog::ReadMetadata(const std::string& l
 
 Result<std::string> IcebergCatalog::WriteMetadata(const iceberg::TableMetadata& metadata, int version) {
   FLOE_ASSIGN_OR_RETURN(auto io, storage::FileIO::Open(iceberg::MetadataDirectory(metadata)));
-  const std::string relative = iceberg::MetadataFileName(version, iceberg::NewUuid());
+  const std::string relative = iceberg::MetadataFileName(version, floe::NewUuid());
   FLOE_ASSIGN_OR_RETURN(auto file, io.Create(relative));
   const std::string text = iceberg::SerializeTableMetadata(metadata);
   FLOE_RETURN_IF_ARROW_ERROR(file->stream()->Write(text.data(), static_cast<std::int64_t>(text.size())));

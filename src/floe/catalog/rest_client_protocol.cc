@@ -1,7 +1,6 @@
 #include "floe/catalog/rest_client_protocol.h"
 
-#include <cctype>
-
+#include "floe/core/percent_encoding.h"
 #include "floe/iceberg/table_metadata_json.h"
 #include "floe/schema/json.h"
 
@@ -83,33 +82,17 @@ std::string Describe(long http_status, std::string_view body) {
 
 std::string WithQuery(std::string url, std::string_view key, std::string_view value) {
   url += url.find('?') == std::string::npos ? '?' : '&';
-  url += std::string(key) + "=" + UrlEncode(value);
+  url += std::string(key) + "=" + PercentEncode(value);
   return url;
 }
 
 }  // namespace
 
-std::string UrlEncode(std::string_view text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(text.size());
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-  return out;
-}
-
 std::string EncodeNamespacePath(const Namespace& ns, std::string_view separator) {
   std::string out;
   for (std::size_t i = 0; i < ns.size(); ++i) {
     if (i > 0) out += separator;
-    out += UrlEncode(ns[i]);
+    out += PercentEncode(ns[i]);
   }
   return out;
 }
@@ -120,14 +103,14 @@ std::string EncodeNamespaceQuery(const Namespace& ns) {
     if (i > 0) joined.push_back(kQuerySeparator);
     joined += ns[i];
   }
-  return UrlEncode(joined);
+  return PercentEncode(joined);
 }
 
 std::string FormEncode(const std::vector<std::pair<std::string, std::string>>& fields) {
   std::string out;
   for (const auto& [k, v] : fields) {
     if (!out.empty()) out.push_back('&');
-    out += UrlEncode(k) + "=" + UrlEncode(v);
+    out += PercentEncode(k) + "=" + PercentEncode(v);
   }
   return out;
 }
@@ -203,7 +186,7 @@ std::string ResourcePaths::ListTables(const Namespace& ns, std::string_view page
   return page_token.empty() ? Tables(ns) : WithQuery(Tables(ns), "pageToken", page_token);
 }
 
-std::string ResourcePaths::Table(const TableIdentifier& id) const { return Tables(id.ns) + "/" + UrlEncode(id.name); }
+std::string ResourcePaths::Table(const TableIdentifier& id) const { return Tables(id.ns) + "/" + PercentEncode(id.name); }
 
 std::string ResourcePaths::DropTable(const TableIdentifier& id, bool purge) const {
   return purge ? Table(id) + "?purgeRequested=true" : Table(id);

@@ -25,11 +25,10 @@ inline constexpr std::string_view kPropNamespaceSeparator = "namespace-separator
 inline constexpr std::string_view kPropToken = "token";
 inline constexpr std::string_view kPropHeaderPrefix = "header.";  // header.X-Foo=bar -> "X-Foo: bar"
 
-// Percent-encodes every byte except the RFC 3986 unreserved characters (A-Z a-z 0-9 - . _ ~).
-std::string UrlEncode(std::string_view text);
-// Namespace as a path segment: each level UrlEncode'd, joined with `separator` (used as is).
+// Names are percent-encoded with core/percent_encoding.h (all but RFC 3986's unreserved).
+// Namespace as a path segment: each level percent-encoded, joined with `separator` (used as is).
 std::string EncodeNamespacePath(const Namespace& ns, std::string_view separator = kDefaultNamespaceSeparator);
-// Namespace as a query parameter value (?parent=): levels joined with 0x1F, then UrlEncode'd.
+// Namespace as a query parameter value (?parent=): levels joined with 0x1F, then percent-encoded.
 std::string EncodeNamespaceQuery(const Namespace& ns);
 // "application/x-www-form-urlencoded" body from ordered pairs (OAuth2 token requests).
 std::string FormEncode(const std::vector<std::pair<std::string, std::string>>& fields);

@@ -16,7 +16,7 @@
 #include <set>
 #include <utility>
 
-#include "floe/catalog/sql_connection.h"
+#include "floe/catalog/sql_connection_internal.h"
 
 namespace floe::catalog {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "floe/catalog/sql_connection.h"
+#include "floe/catalog/sql_connection_internal.h"
 
 namespace floe::catalog::internal {
 namespace {

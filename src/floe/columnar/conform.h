@@ -1,7 +1,7 @@
 #pragma once
 // Conforming a decoded batch to the table's current Arrow schema. Records are decoded with
 // their producer's (writer) schema, which after schema evolution can be older or narrower
-// than the table's (DESIGN.md, "Schema evolution"); files are always written as the
+// than the table's (docs/architecture.md, "Schema evolution"); files are always written as the
 // table's current schema, so every batch passes through here on its way to a FileWriter.
 #include <arrow/type_fwd.h>
 

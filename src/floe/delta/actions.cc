@@ -1,8 +1,8 @@
-#include "floe/delta/actions.h"
+#include "floe/delta/actions_internal.h"
 
 #include <sstream>
 
-#include "floe/delta/schema_json.h"
+#include "floe/delta/schema_json_internal.h"
 
 namespace floe::delta {
 namespace {

@@ -1,4 +1,4 @@
-#include "floe/delta/checkpoint.h"
+#include "floe/delta/checkpoint_internal.h"
 
 #include <arrow/api.h>
 #include <parquet/arrow/reader.h>
@@ -7,8 +7,8 @@
 #include <algorithm>
 
 #include "floe/core/arrow_interop.h"
-#include "floe/delta/actions.h"
-#include "floe/delta/log_store.h"
+#include "floe/delta/actions_internal.h"
+#include "floe/delta/log_store_internal.h"
 
 namespace floe::delta {
 namespace {

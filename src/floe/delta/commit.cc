@@ -2,14 +2,15 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
-#include <random>
 #include <set>
 
-#include "floe/delta/actions.h"
-#include "floe/delta/checkpoint.h"
+#include "floe/core/percent_encoding.h"
+#include "floe/core/uuid.h"
+#include "floe/delta/actions_internal.h"
+#include "floe/delta/checkpoint_internal.h"
 #include "floe/delta/delta_log.h"
-#include "floe/delta/log_store.h"
-#include "floe/delta/schema_json.h"
+#include "floe/delta/log_store_internal.h"
+#include "floe/delta/schema_json_internal.h"
 
 namespace floe::delta {
 namespace {
@@ -19,33 +20,9 @@ using Json = nlohmann::json;
 constexpr const char* kModeKey = "delta.columnMapping.mode";
 constexpr const char* kMaxIdKey = "delta.columnMapping.maxColumnId";
 
-std::string NewUuid() {
-  static thread_local std::mt19937_64 rng{std::random_device{}()};
-  std::uint64_t hi = rng(), lo = rng();
-  hi = (hi & ~0xF000ULL) | 0x4000ULL;                            // version 4
-  lo = (lo & ~(0xC000ULL << 48)) | (0x8000ULL << 48);            // RFC 4122 variant
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%08llx-%04llx-%04llx-%04llx-%012llx", static_cast<unsigned long long>(hi >> 32),
-                static_cast<unsigned long long>((hi >> 16) & 0xFFFF), static_cast<unsigned long long>(hi & 0xFFFF),
-                static_cast<unsigned long long>(lo >> 48), static_cast<unsigned long long>(lo & 0xFFFFFFFFFFFFULL));
-  return buf;
-}
-
-// add.path is a URI reference (RFC 2396): anything but unreserved characters and '/' is escaped.
-std::string EncodePath(const std::string& path) {
-  static const char* kHex = "0123456789ABCDEF";
-  std::string out;
-  for (const unsigned char c : path) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == '/' || c == '=') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-  return out;
-}
+// add.path is a URI reference (RFC 2396): anything but unreserved characters, '/' between
+// directories and '=' of partition directories is escaped.
+constexpr std::string_view kPathKeep = "-._~/=";
 
 Json ProtocolJson(const Protocol& p) {
   Json out{{"minReaderVersion", p.min_reader_version}, {"minWriterVersion", p.min_writer_version}};
@@ -128,7 +105,7 @@ Result<std::vector<Json>> CommitActions(const TableState& base, const Commit& co
     if (given != expected) {
       return Status::InvalidArgument("add " + add.path + ": partition values must name exactly the partition columns");
     }
-    Json a{{"path", EncodePath(add.path)},
+    Json a{{"path", PercentEncode(add.path, kPathKeep)},
            {"partitionValues", std::move(values)},
            {"size", add.size},
            {"modificationTime", add.modification_time_ms},

@@ -1,7 +1,7 @@
 #pragma once
 // The Delta Lake transaction log (_delta_log/) as a library: replaying it into a table state
 // and committing new versions with put-if-absent. Floe's exactly-once progress lives in the
-// log as `txn` actions (DESIGN.md, "Exactly-once commit protocol").
+// log as `txn` actions (docs/architecture.md, "Exactly-once commit protocol").
 // Spec: https://github.com/delta-io/delta/blob/master/PROTOCOL.md
 #include <nlohmann/json.hpp>
 

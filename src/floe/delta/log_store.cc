@@ -1,4 +1,4 @@
-#include "floe/delta/log_store.h"
+#include "floe/delta/log_store_internal.h"
 
 #include <arrow/buffer.h>
 #include <arrow/filesystem/filesystem.h>

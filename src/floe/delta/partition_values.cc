@@ -3,7 +3,7 @@
 #include <arrow/util/decimal.h>
 #include <nlohmann/json.hpp>
 
-#include "floe/delta/value_format.h"
+#include "floe/delta/value_format_internal.h"
 
 namespace floe::delta {
 

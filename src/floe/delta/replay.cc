@@ -1,10 +1,10 @@
 // LoadState: the newest complete checkpoint plus every later JSON commit.
 #include <nlohmann/json.hpp>
 
-#include "floe/delta/actions.h"
-#include "floe/delta/checkpoint.h"
+#include "floe/delta/actions_internal.h"
+#include "floe/delta/checkpoint_internal.h"
 #include "floe/delta/delta_log.h"
-#include "floe/delta/log_store.h"
+#include "floe/delta/log_store_internal.h"
 
 namespace floe::delta {
 namespace {

@@ -12,7 +12,7 @@
 #include <map>
 #include <optional>
 
-#include "floe/delta/value_format.h"
+#include "floe/delta/value_format_internal.h"
 
 namespace floe::delta {
 namespace {

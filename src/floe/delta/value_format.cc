@@ -1,4 +1,4 @@
-#include "floe/delta/value_format.h"
+#include "floe/delta/value_format_internal.h"
 
 #include <chrono>
 #include <cstdio>

@@ -2,7 +2,8 @@
 
 #include <random>
 
-#include "floe/iceberg/manifest.h"
+#include "floe/core/uuid.h"
+#include "floe/iceberg/manifest_internal.h"
 #include "floe/storage/file_io.h"
 
 namespace floe::iceberg {
@@ -39,7 +40,7 @@ Result<PreparedCommit> PrepareFastAppend(const TableMetadata& base, const Append
   commit.snapshot_id = NewSnapshotId(base);
   const std::int64_t sequence = base.NextSequenceNumber();
   const Snapshot* parent = base.CurrentSnapshot();
-  const std::string tag = NewUuid();
+  const std::string tag = floe::NewUuid();
 
   std::vector<ManifestFile> manifests;
   std::int64_t added_records = 0;

@@ -1,4 +1,4 @@
-#include "floe/iceberg/manifest.h"
+#include "floe/iceberg/manifest_internal.h"
 
 #include <arrow/api.h>
 
@@ -9,8 +9,8 @@
 #include "floe/avro/binary_writer.h"
 #include "floe/avro/container_file.h"
 #include "floe/core/arrow_interop.h"
-#include "floe/iceberg/manifest_schemas.h"
-#include "floe/iceberg/single_value.h"
+#include "floe/iceberg/manifest_schemas_internal.h"
+#include "floe/iceberg/single_value_internal.h"
 #include "floe/schema/json.h"
 
 namespace floe::iceberg {

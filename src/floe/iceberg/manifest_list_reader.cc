@@ -5,7 +5,7 @@
 
 #include "floe/avro/container_file.h"
 #include "floe/core/arrow_interop.h"
-#include "floe/iceberg/manifest.h"
+#include "floe/iceberg/manifest_internal.h"
 
 namespace floe::iceberg {
 namespace {

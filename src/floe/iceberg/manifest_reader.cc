@@ -14,7 +14,7 @@
 
 #include "floe/avro/container_file.h"
 #include "floe/core/arrow_interop.h"
-#include "floe/iceberg/manifest.h"
+#include "floe/iceberg/manifest_internal.h"
 #include "floe/schema/partition.h"
 
 namespace floe::iceberg {

@@ -1,8 +1,8 @@
-#include "floe/iceberg/manifest_schemas.h"
+#include "floe/iceberg/manifest_schemas_internal.h"
 
 #include <set>
 
-#include "floe/iceberg/single_value.h"
+#include "floe/iceberg/single_value_internal.h"
 
 namespace floe::iceberg {
 namespace {

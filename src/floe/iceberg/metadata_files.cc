@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "floe/core/uuid.h"
+
 namespace floe::iceberg {
 namespace {
 
@@ -52,7 +54,7 @@ std::string MetadataFilePath(std::string_view table_location, int version, std::
 }
 
 std::string NewMetadataFilePath(const TableMetadata& metadata, int version) {
-  return MetadataDirectory(metadata) + "/" + MetadataFileName(version, NewUuid());
+  return MetadataDirectory(metadata) + "/" + MetadataFileName(version, floe::NewUuid());
 }
 
 Result<int> ParseMetadataVersion(std::string_view path) {

@@ -4,8 +4,9 @@
 #include <set>
 #include <utility>
 
-#include "floe/iceberg/manifest.h"
-#include "floe/iceberg/table_scan.h"
+#include "floe/core/uuid.h"
+#include "floe/iceberg/manifest_internal.h"
+#include "floe/iceberg/table_scan_internal.h"
 #include "floe/storage/file_io.h"
 
 namespace floe::iceberg {
@@ -85,7 +86,7 @@ Result<PreparedCommit> PrepareReplaceFiles(const TableMetadata& base, const std:
   PreparedCommit commit;
   commit.snapshot_id = NewSnapshotId(base);
   const std::int64_t sequence = base.NextSequenceNumber();
-  const std::string tag = NewUuid();
+  const std::string tag = floe::NewUuid();
   int manifest_index = 0;
   auto next_manifest_path = [&]() { return "metadata/" + tag + "-m" + std::to_string(manifest_index++) + ".avro"; };
 

@@ -1,4 +1,4 @@
-#include "floe/iceberg/single_value.h"
+#include "floe/iceberg/single_value_internal.h"
 
 #include <cstring>
 

@@ -1,13 +1,13 @@
 #include "floe/iceberg/table_metadata.h"
 
 #include <algorithm>
-#include <array>
 #include <chrono>
-#include <random>
 #include <set>
 #include <utility>
 
 #include <nlohmann/json.hpp>
+
+#include "floe/core/uuid.h"
 
 namespace floe::iceberg {
 namespace {
@@ -384,7 +384,7 @@ Result<TableMetadata> NewTableMetadata(const schema::Schema& schema, const schem
   fresh_order.order_id = fresh_order.fields.empty() ? kUnsortedOrderId : kInitialSortOrderId;
   FLOE_RETURN_IF_ERROR(CheckSortOrderCompatible(fresh_order, fresh_schema).WithContext("new table"));
 
-  m.table_uuid = NewUuid();
+  m.table_uuid = floe::NewUuid();
   m.location = std::string(location);
   m.last_sequence_number = 0;
   m.last_updated_ms = now_ms ? *now_ms : NowMillis();
@@ -402,32 +402,6 @@ Result<TableMetadata> NewTableMetadata(const schema::Schema& schema, const schem
 }
 
 // --- Small utilities ----------------------------------------------------------------------
-
-std::string NewUuid() {
-  static thread_local std::mt19937_64 rng = [] {
-    std::random_device device;
-    std::seed_seq seed{device(), device(), device(), device(), device(), device(), device(), device()};
-    return std::mt19937_64(seed);
-  }();
-  std::array<unsigned char, 16> b{};
-  std::uint64_t hi = rng();
-  std::uint64_t lo = rng();
-  for (int i = 0; i < 8; ++i) {
-    b[i] = static_cast<unsigned char>(hi >> (8 * i));
-    b[8 + i] = static_cast<unsigned char>(lo >> (8 * i));
-  }
-  b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x40);  // version 4
-  b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);  // RFC 4122 variant
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(36);
-  for (int i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
-    out.push_back(kHex[b[i] >> 4]);
-    out.push_back(kHex[b[i] & 0x0f]);
-  }
-  return out;
-}
 
 bool IsValidUuid(std::string_view text) {
   if (text.size() != 36) return false;

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "floe/iceberg/table_scan_internal.h"
+
 namespace floe::iceberg {
 namespace {
 

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "floe/core/result.h"
+#include "floe/kafka/group_consumer.h"
+#include "floe/kafka/record.h"
 
 namespace RdKafka {
 class KafkaConsumer;
@@ -22,64 +24,6 @@ class Message;
 }  // namespace RdKafka
 
 namespace floe::kafka {
-
-struct Header {
-  std::string key;
-  std::optional<std::string_view> value;  // null header values are legal in Kafka
-};
-
-// One consumed record. Payload views point into the librdkafka message it owns, so
-// decoding reads them in place without a copy.
-class Record {
- public:
-  explicit Record(std::unique_ptr<RdKafka::Message> message);
-  ~Record();
-  Record(Record&&) noexcept;
-  Record& operator=(Record&&) noexcept;
-
-  const std::string& topic() const { return topic_; }
-  std::int32_t partition() const;
-  std::int64_t offset() const;
-  std::int64_t timestamp_ms() const;
-  std::string_view timestamp_type() const;  // "CreateTime", "LogAppendTime" or "NoTimestampType"
-  std::optional<std::int32_t> leader_epoch() const;
-  std::optional<std::string_view> key() const;    // nullopt = null key
-  std::optional<std::string_view> value() const;  // nullopt = tombstone
-  std::vector<Header> headers() const;
-  // "orders/3@42": how every error message names a record.
-  std::string Position() const;
-
- private:
-  std::unique_ptr<RdKafka::Message> message_;
-  std::string topic_;
-};
-
-// Logical offsets, with librdkafka's values (RdKafka::Topic::OFFSET_*).
-inline constexpr std::int64_t kOffsetBeginning = -2;    // the partition's low watermark
-inline constexpr std::int64_t kOffsetCommitted = -1001;  // the group's committed offset, else auto.offset.reset
-
-struct TopicPartition {
-  std::string topic;
-  std::int32_t partition = 0;
-  std::int64_t offset = 0;  // next offset to read
-};
-
-// Told about group rebalances. Both calls run on the thread calling Poll() or Close(), and
-// must not throw (an exception is caught, logged and turned into an error from Poll()).
-class RebalanceListener {
- public:
-  virtual ~RebalanceListener() = default;
-  // Partitions newly given to this member (incremental with cooperative-sticky; the whole new
-  // assignment with an eager strategy). Each entry arrives with offset kOffsetCommitted; the
-  // listener sets it to the next offset to read (or kOffsetBeginning), and the consumer then
-  // assigns the partitions at exactly those offsets. Never called with an empty list.
-  virtual void OnAssigned(std::vector<TopicPartition>& partitions) = 0;
-  // Partitions being taken away (offsets unspecified). lost=false: an orderly revoke, the
-  // listener may still commit its work for them before returning; lost=true: the member lost
-  // them (session timeout, fatal group error), someone else may own them already. Never called
-  // with an empty list.
-  virtual void OnRevoked(const std::vector<TopicPartition>& partitions, bool lost) = 0;
-};
 
 struct ConsumerOptions {
   std::string bootstrap_servers;
@@ -89,7 +33,7 @@ struct ConsumerOptions {
 
 class ConsumerCallbacks;  // consumer.cc: librdkafka's callback interfaces, kept out of this header
 
-class Consumer {
+class Consumer final : public GroupConsumer {
  public:
   // Defaults: no auto commit, auto.offset.reset=earliest,
   // partition.assignment.strategy=cooperative-sticky; options.properties override any of them.
@@ -101,37 +45,37 @@ class Consumer {
   // Joins the consumer group (options.group_id) for these topics; an entry starting with '^'
   // is a regex pattern (librdkafka's convention). Partitions then come and go through the
   // listener, which must outlive the consumer.
-  Status Subscribe(const std::vector<std::string>& topics, RebalanceListener* listener);
+  Status Subscribe(const std::vector<std::string>& topics, RebalanceListener* listener) override;
   // Stops / restarts fetching from assigned partitions (offsets ignored). Resume continues at
   // the next record not yet returned by Poll() (nothing skipped or repeated), or where a Seek
   // done while paused moved it (pause, seek back to a failed record, resume: it comes again).
   // Pause, Resume and Seek need the partition to be assigned already, which it is not yet
   // inside OnAssigned (librdkafka: "Unknown partition" / "Erroneous state"): choose start
   // offsets there through tp.offset, and pause after the Poll() that ran it.
-  Status Pause(const std::vector<TopicPartition>& partitions);
-  Status Resume(const std::vector<TopicPartition>& partitions);
+  Status Pause(const std::vector<TopicPartition>& partitions) override;
+  Status Resume(const std::vector<TopicPartition>& partitions) override;
   // Moves an assigned partition's fetch position to tp.offset (records already fetched are
   // dropped).
-  Status Seek(const TopicPartition& tp, std::chrono::milliseconds timeout);
+  Status Seek(const TopicPartition& tp, std::chrono::milliseconds timeout) override;
   // Commits group offsets (tp.offset = next offset to read), asynchronously. For lag
   // monitoring only: Floe's tables are the source of truth. A failed commit is logged when a
   // later Poll() learns of it; it is not an error of this call.
-  Status CommitOffsets(const std::vector<TopicPartition>& partitions);
+  Status CommitOffsets(const std::vector<TopicPartition>& partitions) override;
   // The current assignment (offset field unspecified).
-  std::vector<TopicPartition> Assignment() const;
+  std::vector<TopicPartition> Assignment() const override;
   // The partition ids of a topic, from broker metadata.
-  Result<std::vector<std::int32_t>> Partitions(const std::string& topic, std::chrono::milliseconds timeout);
+  Result<std::vector<std::int32_t>> Partitions(const std::string& topic, std::chrono::milliseconds timeout) override;
   // [low, high) offsets on the broker: high is the offset the next produced record gets.
   Result<std::pair<std::int64_t, std::int64_t>> Watermarks(const std::string& topic, std::int32_t partition,
-                                                           std::chrono::milliseconds timeout);
+                                                           std::chrono::milliseconds timeout) override;
   // The next record, nullopt on timeout or end of partition; broker errors that librdkafka
   // recovers from by itself are logged and not returned. Rebalance callbacks run in here; a
   // failure inside one (a listener that threw, a rejected assignment) is returned by the Poll
   // that ran it.
-  Result<std::optional<Record>> Poll(std::chrono::milliseconds timeout);
+  Result<std::optional<Record>> Poll(std::chrono::milliseconds timeout) override;
   // Leaves the group cleanly: the listener's OnRevoked(..., lost=false) runs for the whole
   // assignment before this returns. Later calls are no-ops; other methods then fail.
-  Status Close();
+  Status Close() override;
 
  private:
   Consumer(std::unique_ptr<ConsumerCallbacks> callbacks, std::unique_ptr<RdKafka::KafkaConsumer> consumer);

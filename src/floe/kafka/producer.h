@@ -12,17 +12,13 @@
 #include <vector>
 
 #include "floe/core/result.h"
+#include "floe/kafka/record.h"  // OwnedHeader
 
 namespace RdKafka {
 class Producer;
 }  // namespace RdKafka
 
 namespace floe::kafka {
-
-struct OwnedHeader {
-  std::string key;
-  std::optional<std::string> value;  // nullopt = null header value
-};
 
 struct ProducerOptions {
   std::string bootstrap_servers;

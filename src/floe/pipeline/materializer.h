@@ -1,17 +1,18 @@
 #pragma once
-// The pipeline's main loop (DESIGN.md, "What flows through it"): consume the configured
+// The pipeline's main loop (docs/architecture.md, "What flows through it"): consume the configured
 // topics as a member of the Kafka consumer group, decode each record into its partition's
 // buffer, and commit each topic's table when a partition's buffer reaches target_file_size,
 // its oldest record is commit_interval old, buffered data passes buffer_memory, the
 // partition is revoked, or the run ends. Exactly-once comes from the table, not Kafka: on
 // every assignment the table's committed offsets decide where reading starts, and commits
-// are fenced (pipeline/iceberg_table_writer.h).
+// are fenced (sink/fencing.h). docs/architecture.md follows one record through it.
 //
 // Errors never stop the process: a bad record goes to the topic's error_mode (suspend the
 // topic / skip / dead-letter), an unreachable dependency (registry, catalog, storage) is
 // retried with backoff while the rest goes on. Single-threaded: Run() polls, decodes and
 // commits on the calling thread; the status snapshot is the only shared state.
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 
@@ -21,6 +22,8 @@
 #include "floe/core/config.h"
 #include "floe/core/metrics.h"
 #include "floe/core/result.h"
+#include "floe/kafka/group_consumer.h"
+#include "floe/sink/table_sink.h"
 
 namespace floe::pipeline {
 
@@ -38,10 +41,17 @@ struct RunSummary {
   std::vector<std::string> suspended;  // "<topic>: <position>: <reason>"
 };
 
+// The materializer's seams to the outside, replaceable in tests (tests/unit/pipeline/): a
+// null member means the real one — librdkafka's consumer, sink::OpenTableSink.
+struct MaterializerSeams {
+  std::unique_ptr<kafka::GroupConsumer> consumer;
+  std::function<Result<std::unique_ptr<sink::TableSink>>(const TopicConfig& topic)> open_sink;
+};
+
 class Materializer {
  public:
   static Result<std::unique_ptr<Materializer>> Make(const FloeConfig& config, catalog::TableCatalog& catalog,
-                                                    MetricsRegistry& metrics);
+                                                    MetricsRegistry& metrics, MaterializerSeams seams = {});
   ~Materializer();
 
   // Runs until `stop` is set (then commits what is buffered) or, in batch mode, caught up.

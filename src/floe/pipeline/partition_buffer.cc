@@ -30,9 +30,8 @@ Result<std::unique_ptr<PartitionBuffer>> PartitionBuffer::Make(const TopicConfig
   b->committed_ = committed;
   b->next_offset_ = committed;
   if (auto key = KeyField(topic)) {
-    FLOE_ASSIGN_OR_RETURN(b->key_, MakeRawColumns(topic.key == PayloadFormat::kString ? PayloadFormat::kString
-                                                                                       : PayloadFormat::kBytes,
-                                                  key->name()));
+    const auto raw = topic.key == PayloadFormat::kString ? columnar::RawFormat::kString : columnar::RawFormat::kBytes;
+    FLOE_ASSIGN_OR_RETURN(b->key_, columnar::RawPayloadSchema(raw, key->name())->NewDecoder());
   }
   const auto layout = topic.system_columns == SystemColumns::kTableflow ? columnar::SystemColumnsLayout::kTableflow
                                                                         : columnar::SystemColumnsLayout::kNested;
@@ -40,25 +39,21 @@ Result<std::unique_ptr<PartitionBuffer>> PartitionBuffer::Make(const TopicConfig
   return b;
 }
 
-Result<ValueColumns*> PartitionBuffer::ColumnsFor(const WriterSchema& schema) {
-  if (schema.id == kTombstoneSchemaId) return nullptr;
+Result<columnar::ValueDecoder*> PartitionBuffer::ValueDecoderFor(const WriterSchema& schema) {
+  if (!schema.payload) return nullptr;  // tombstones
   auto& slot = decoders_[schema.id];
   if (!slot) {
-    if (schema.avro) {
-      FLOE_ASSIGN_OR_RETURN(slot, MakeAvroColumns(schema.avro));
-    } else {
-      FLOE_ASSIGN_OR_RETURN(slot, MakeRawColumns(topic_.value, schema.columns->field(0)->name()));
-    }
+    FLOE_ASSIGN_OR_RETURN(slot, schema.payload->NewDecoder());
   }
   return slot.get();
 }
 
-Result<ValueColumns*> PartitionBuffer::KeyColumnFor(const WriterSchema& schema) {
-  if (topic_.key != PayloadFormat::kAvro) return key_.get();
+Result<columnar::ValueDecoder*> PartitionBuffer::KeyDecoderFor(const WriterSchema& schema) {
+  if (key_) return key_.get();
   if (schema.key == nullptr) return nullptr;  // null keys: the table's key column stays null
-  auto& slot = avro_keys_[schema.key->id];
+  auto& slot = registry_keys_[schema.key->id];
   if (!slot) {
-    FLOE_ASSIGN_OR_RETURN(slot, MakeAvroDatumColumn(schema.key->avro, schema.key->field->name()));
+    FLOE_ASSIGN_OR_RETURN(slot, schema.key->payload->NewDecoder());
   }
   return slot.get();
 }
@@ -68,8 +63,8 @@ Status PartitionBuffer::Append(const kafka::Record& record, const WriterSchema& 
   const auto key = record.key();
   if (segment_schema_ != &schema) {
     FLOE_RETURN_IF_ERROR(CloseSegment());
-    FLOE_ASSIGN_OR_RETURN(segment_values_, ColumnsFor(schema));
-    FLOE_ASSIGN_OR_RETURN(segment_key_, KeyColumnFor(schema));
+    FLOE_ASSIGN_OR_RETURN(segment_values_, ValueDecoderFor(schema));
+    FLOE_ASSIGN_OR_RETURN(segment_key_, KeyDecoderFor(schema));
     segment_schema_ = &schema;
   }
   // The key is checked before anything is appended, so that a bad key leaves the buffer untouched.

@@ -23,7 +23,7 @@
 #include "floe/core/config.h"
 #include "floe/core/result.h"
 #include "floe/kafka/consumer.h"
-#include "floe/pipeline/value_columns.h"
+#include "floe/columnar/value_decoder.h"
 #include "floe/pipeline/writer_schemas.h"
 
 namespace floe::pipeline {
@@ -45,8 +45,8 @@ class PartitionBuffer {
 
   // Appends one record whose value is `payload` under `schema` (a tombstone: the writer
   // schemas' tombstone(), payload ignored). `key_payload` is the key to decode: the record's
-  // key, or for `key: avro` the Avro bytes after the wire-format header (schema.key says
-  // which schema). All or nothing: on error nothing changed.
+  // key, or for a registry key the bytes after the wire-format header (schema.key says which
+  // schema). All or nothing: on error nothing changed.
   Status Append(const kafka::Record& record, const WriterSchema& schema, std::string_view payload,
                 std::optional<std::string_view> key_payload);
   // A record consumed but not written (skipped, dead-lettered): offsets move past it.
@@ -63,8 +63,8 @@ class PartitionBuffer {
  private:
   PartitionBuffer(const TopicConfig& topic, const WriterSchemas& schemas, std::int32_t partition);
   Status CloseSegment();
-  Result<ValueColumns*> ColumnsFor(const WriterSchema& schema);
-  Result<ValueColumns*> KeyColumnFor(const WriterSchema& schema);
+  Result<columnar::ValueDecoder*> ValueDecoderFor(const WriterSchema& schema);
+  Result<columnar::ValueDecoder*> KeyDecoderFor(const WriterSchema& schema);
   void Advance(const kafka::Record& record);
 
   const TopicConfig& topic_;
@@ -78,15 +78,15 @@ class PartitionBuffer {
 
   // The open segment.
   const WriterSchema* segment_schema_ = nullptr;
-  ValueColumns* segment_values_ = nullptr;  // null for tombstones
-  ValueColumns* segment_key_ = nullptr;     // null when the segment has no key column
+  columnar::ValueDecoder* segment_values_ = nullptr;  // null for tombstones
+  columnar::ValueDecoder* segment_key_ = nullptr;     // null when the segment has no key column
   std::int64_t segment_rows_ = 0;
-  std::unique_ptr<ValueColumns> key_;        // string/bytes keys with a column of their own
-  std::map<std::int32_t, std::unique_ptr<ValueColumns>> avro_keys_;  // key: avro, by key schema id
+  std::unique_ptr<columnar::ValueDecoder> key_;  // string/bytes keys with a column of their own
+  std::map<std::int32_t, std::unique_ptr<columnar::ValueDecoder>> registry_keys_;  // by key schema id
   std::unique_ptr<columnar::SystemColumnsBuilder> system_;
   // Decoders by schema id, kept across segments so a schema switching back and forth is
   // compiled once.
-  std::map<std::int32_t, std::unique_ptr<ValueColumns>> decoders_;
+  std::map<std::int32_t, std::unique_ptr<columnar::ValueDecoder>> decoders_;
   std::vector<std::shared_ptr<arrow::RecordBatch>> closed_;
 };
 

@@ -4,8 +4,8 @@
 
 #include <set>
 
-#include "floe/avro/arrow_mapping.h"
 #include "floe/columnar/system_columns.h"
+#include "floe/pipeline/payload_formats.h"
 #include "floe/registry/wire_format.h"
 #include "floe/schema/arrow_schema.h"
 
@@ -21,7 +21,7 @@ columnar::SystemColumnsLayout Layout(const TopicConfig& topic) {
 }  // namespace
 
 std::shared_ptr<arrow::Field> KeyField(const TopicConfig& topic) {
-  if (topic.key == PayloadFormat::kAvro) return nullptr;
+  if (UsesRegistry(topic.key)) return nullptr;
   if (topic.key == PayloadFormat::kString) return arrow::field(std::string(kKeyColumn), arrow::utf8(), true);
   // Tableflow always has a top-level key column; the nested layout keeps raw keys in _kafka.key.
   if (topic.system_columns == SystemColumns::kTableflow) {
@@ -35,15 +35,17 @@ WriterSchemas::WriterSchemas(const TopicConfig& topic, registry::Client* registr
   if (auto key = KeyField(topic)) extra_fields_.push_back(key);
   for (const auto& f : columnar::SystemColumnsBuilder::Fields(Layout(topic))) extra_fields_.push_back(f);
 
-  auto tombstone = Make(kTombstoneSchemaId, nullptr, arrow::schema(arrow::FieldVector{}));
+  auto tombstone = Make(kTombstoneSchemaId, nullptr);
   if (!tombstone.ok()) {
     init_ = tombstone.status();
     return;
   }
   tombstone_ = std::move(*tombstone);
   if (topic.value == PayloadFormat::kString || topic.value == PayloadFormat::kBytes) {
-    auto type = topic.value == PayloadFormat::kString ? arrow::utf8() : arrow::binary();
-    auto raw = Make(kRawSchemaId, nullptr, arrow::schema({arrow::field(std::string(kRawValueColumn), type, true)}));
+    auto raw = Make(kRawSchemaId, columnar::RawPayloadSchema(topic.value == PayloadFormat::kString
+                                                                 ? columnar::RawFormat::kString
+                                                                 : columnar::RawFormat::kBytes,
+                                                             std::string(kRawValueColumn)));
     if (raw.ok()) {
       raw_ = std::move(*raw);
     } else {
@@ -52,19 +54,20 @@ WriterSchemas::WriterSchemas(const TopicConfig& topic, registry::Client* registr
   }
 }
 
-Result<std::unique_ptr<WriterSchema>> WriterSchemas::Make(std::int32_t id, avro::NodePtr avro,
-                                                          std::shared_ptr<arrow::Schema> value_columns,
+Result<std::unique_ptr<WriterSchema>> WriterSchemas::Make(std::int32_t id,
+                                                          std::shared_ptr<const columnar::PayloadSchema> payload,
                                                           const KeySchema* key) const {
   auto out = std::make_unique<WriterSchema>();
   out->id = id;
-  out->avro = std::move(avro);
+  const auto value_columns = payload ? payload->columns() : arrow::schema(arrow::FieldVector{});
+  out->payload = std::move(payload);
   out->columns = value_columns;
   out->key = key;
   // Top-level value columns are optional in the table whatever the producer says: tombstones
   // are rows with null values, and fields a later schema drops are null from then on.
   arrow::FieldVector table_fields;
   std::set<std::string> reserved;
-  if (topic_.key == PayloadFormat::kAvro) reserved.insert(std::string(kKeyColumn));
+  if (UsesRegistry(topic_.key)) reserved.insert(std::string(kKeyColumn));
   for (const auto& f : extra_fields_) reserved.insert(f->name());
   for (const auto& f : value_columns->fields()) {
     if (reserved.count(f->name()) > 0) {
@@ -84,23 +87,17 @@ Result<WriterSchemas::Resolved> WriterSchemas::Resolve(std::string_view value) {
   if (topic_.value == PayloadFormat::kString || topic_.value == PayloadFormat::kBytes) {
     return Resolved{raw_.get(), value};
   }
-  if (topic_.value != PayloadFormat::kAvro) {
-    return Status::Unsupported("value format '" + std::string(PayloadFormatName(topic_.value)) +
-                               "' is not supported by floe run yet");
-  }
+  FLOE_RETURN_IF_ERROR(CheckDecodable(topic_.value, PayloadRole::kValue));
   FLOE_ASSIGN_OR_RETURN(auto framed, registry::ParseWireFormat(value));
-  FLOE_ASSIGN_OR_RETURN(const WriterSchema* schema, AvroSchema(framed.schema_id));
+  FLOE_ASSIGN_OR_RETURN(const WriterSchema* schema, RegistrySchema(framed.schema_id));
   return Resolved{schema, framed.payload};
 }
 
-Result<std::shared_ptr<const registry::RegisteredSchema>> WriterSchemas::FetchAvro(std::int32_t id, const char* what) {
-  if (registry_ == nullptr) return Status::InvalidArgument(std::string(what) + " format avro needs a schema_registry section");
-  FLOE_ASSIGN_OR_RETURN(auto registered, registry_->GetSchemaById(id));
-  if (registered->type != registry::SchemaType::kAvro) {
-    return Status::InvalidArgument("schema id " + std::to_string(id) + " is not an Avro schema, but the topic's " +
-                                   what + " format is avro");
+Result<std::shared_ptr<const registry::RegisteredSchema>> WriterSchemas::Fetch(std::int32_t id, const char* what) {
+  if (registry_ == nullptr) {
+    return Status::InvalidArgument(std::string("the ") + what + " format needs a schema_registry section");
   }
-  return registered;
+  return registry_->GetSchemaById(id);
 }
 
 Result<WriterSchemas::ResolvedKey> WriterSchemas::ResolveKey(std::string_view key) {
@@ -108,15 +105,13 @@ Result<WriterSchemas::ResolvedKey> WriterSchemas::ResolveKey(std::string_view ke
   if (!framed.ok()) return framed.status().WithContext("key");
   if (auto it = keys_by_id_.find(framed->schema_id); it != keys_by_id_.end()) return ResolvedKey{it->second.get(), framed->payload};
   const std::string where = "key schema id " + std::to_string(framed->schema_id);
-  FLOE_ASSIGN_OR_RETURN(auto registered, FetchAvro(framed->schema_id, "key"));
-  auto parsed = avro::ParseSchema(registered->schema);
-  if (!parsed.ok()) return parsed.status().WithContext(where);
-  auto field = avro::ToArrowField(std::string(kKeyColumn), **parsed);
-  if (!field.ok()) return field.status().WithContext(where);
+  FLOE_ASSIGN_OR_RETURN(auto registered, Fetch(framed->schema_id, "key"));
+  auto payload = RegistryPayloadSchema(topic_.key, *registered, PayloadRole::kKey, std::string(kKeyColumn));
+  if (!payload.ok()) return payload.status().WithContext(where);
   auto schema = std::make_unique<KeySchema>();
   schema->id = framed->schema_id;
-  schema->avro = *parsed;
-  schema->field = (*field)->WithNullable(true);  // null keys are null rows
+  schema->payload = *payload;
+  schema->field = (*payload)->columns()->field(0);  // nullable: null keys are null rows
   const KeySchema* out = schema.get();
   keys_by_id_[framed->schema_id] = std::move(schema);
   return ResolvedKey{out, framed->payload};
@@ -126,7 +121,7 @@ Result<const WriterSchema*> WriterSchemas::WithKey(const WriterSchema* value, co
   if (key == nullptr) return value;
   auto& slot = with_key_[{value, key}];
   if (!slot) {
-    auto made = Make(value->id, value->avro, value->columns, key);
+    auto made = Make(value->id, value->payload, key);
     if (!made.ok()) {
       with_key_.erase({value, key});
       return made.status().WithContext("key schema id " + std::to_string(key->id));
@@ -136,19 +131,13 @@ Result<const WriterSchema*> WriterSchemas::WithKey(const WriterSchema* value, co
   return slot.get();
 }
 
-Result<const WriterSchema*> WriterSchemas::AvroSchema(std::int32_t id) {
+Result<const WriterSchema*> WriterSchemas::RegistrySchema(std::int32_t id) {
   if (auto it = by_id_.find(id); it != by_id_.end()) return it->second.get();
-  FLOE_ASSIGN_OR_RETURN(auto registered, FetchAvro(id, "value"));
+  FLOE_ASSIGN_OR_RETURN(auto registered, Fetch(id, "value"));
   const std::string where = "schema id " + std::to_string(id);
-  auto parsed = avro::ParseSchema(registered->schema);
-  if (!parsed.ok()) return parsed.status().WithContext(where);
-  if ((*parsed)->type != avro::Type::kRecord) {
-    return Status::InvalidArgument(where + " is " + (*parsed)->DisplayName() +
-                                   ", not a record: Floe maps a record's fields to table columns");
-  }
-  auto columns = avro::ToArrowSchema(**parsed);
-  if (!columns.ok()) return columns.status().WithContext(where);
-  auto made = Make(id, *parsed, *columns);
+  auto payload = RegistryPayloadSchema(topic_.value, *registered, PayloadRole::kValue, std::string(kRawValueColumn));
+  if (!payload.ok()) return payload.status().WithContext(where);
+  auto made = Make(id, *payload);
   if (!made.ok()) return made.status().WithContext(where);
   const WriterSchema* out = made->get();
   by_id_[id] = std::move(*made);

@@ -1,10 +1,11 @@
 #pragma once
 // The schemas records of one topic are written with, and what each asks of the table.
-// Avro values carry a Schema Registry id (Confluent wire format); every id is fetched once,
-// parsed once and turned once into (a) the Arrow columns its records decode into and (b)
-// the table columns it needs — value fields, the decoded key, the system columns — as an
-// Iceberg schema that the table writer merges into the table's (schema/evolution.h).
-// string/bytes values and tombstones have one fixed writer schema each.
+// Registry formats (payload_formats.h) carry a Schema Registry id (Confluent wire format);
+// every id is fetched once, parsed once and turned once into (a) a PayloadSchema, the columns
+// its records decode into and their decoders (columnar/value_decoder.h), and (b) the table
+// columns it needs — value fields, the decoded key, the system columns — as an Iceberg schema
+// that the sink merges into the table's (schema/evolution.h). string/bytes values and
+// tombstones have one fixed writer schema each.
 #include <arrow/type_fwd.h>
 
 #include <cstdint>
@@ -12,7 +13,7 @@
 #include <memory>
 #include <string_view>
 
-#include "floe/avro/schema.h"
+#include "floe/columnar/value_decoder.h"
 #include "floe/core/config.h"
 #include "floe/core/result.h"
 #include "floe/registry/client.h"
@@ -25,18 +26,18 @@ inline constexpr std::string_view kRawValueColumn = "value";
 inline constexpr std::int32_t kRawSchemaId = -1;        // string / bytes values
 inline constexpr std::int32_t kTombstoneSchemaId = -2;  // null values
 
-// The writer schema of an Avro key (`key: avro`), which becomes the `key` column.
+// The writer schema of a registry key (`key: avro`), which becomes the `key` column.
 struct KeySchema {
   std::int32_t id = 0;
-  avro::NodePtr avro;
+  std::shared_ptr<const columnar::PayloadSchema> payload;  // one column, `key`
   std::shared_ptr<arrow::Field> field;  // `key`, of the schema's Arrow type
 };
 
 struct WriterSchema {
   std::int32_t id = kRawSchemaId;
-  avro::NodePtr avro;                       // Avro values only
+  std::shared_ptr<const columnar::PayloadSchema> payload;  // null for tombstones
   std::shared_ptr<arrow::Schema> columns;   // the value columns a segment of such records has
-  const KeySchema* key = nullptr;           // `key: avro` with a non-null key: its schema
+  const KeySchema* key = nullptr;           // a registry key that is not null: its schema
   schema::Schema table_columns;             // value, key and system columns as Iceberg columns (ids not final)
 };
 
@@ -55,7 +56,7 @@ class WriterSchemas {
   Result<Resolved> Resolve(std::string_view value);
   const WriterSchema& tombstone() const { return *tombstone_; }
 
-  // `key: avro`: the key's schema and Avro payload, like Resolve for values.
+  // A registry key (`key: avro`): the key's schema and payload, like Resolve for values.
   struct ResolvedKey {
     const KeySchema* schema = nullptr;
     std::string_view payload;
@@ -70,11 +71,10 @@ class WriterSchemas {
   const arrow::FieldVector& extra_fields() const { return extra_fields_; }
 
  private:
-  Result<std::unique_ptr<WriterSchema>> Make(std::int32_t id, avro::NodePtr avro,
-                                             std::shared_ptr<arrow::Schema> value_columns,
+  Result<std::unique_ptr<WriterSchema>> Make(std::int32_t id, std::shared_ptr<const columnar::PayloadSchema> payload,
                                              const KeySchema* key = nullptr) const;
-  Result<const WriterSchema*> AvroSchema(std::int32_t id);
-  Result<std::shared_ptr<const registry::RegisteredSchema>> FetchAvro(std::int32_t id, const char* what);
+  Result<const WriterSchema*> RegistrySchema(std::int32_t id);
+  Result<std::shared_ptr<const registry::RegisteredSchema>> Fetch(std::int32_t id, const char* what);
 
   const TopicConfig& topic_;
   registry::Client* registry_;
@@ -89,7 +89,7 @@ class WriterSchemas {
 
 // The key column's Arrow field for a topic, or nullptr when keys stay raw bytes in the
 // system columns only (key: bytes with the nested layout) or when its type comes from each
-// key's schema (key: avro, KeySchema::field).
+// key's schema (registry keys, KeySchema::field).
 std::shared_ptr<arrow::Field> KeyField(const TopicConfig& topic);
 
 }  // namespace floe::pipeline

@@ -6,6 +6,8 @@
 #include <thread>
 #include <utility>
 
+#include "floe/core/percent_encoding.h"
+
 namespace floe::registry {
 namespace {
 
@@ -57,21 +59,6 @@ Result<RegisteredSchema> ParseSchemaResponse(const std::string& body, std::int32
     }
   }
   return s;
-}
-
-std::string UrlEscape(const std::string& text) {
-  std::string out;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      static constexpr char kHex[] = "0123456789ABCDEF";
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
 }
 
 }  // namespace
@@ -163,7 +150,7 @@ Result<std::shared_ptr<const RegisteredSchema>> Client::GetSchemaById(std::int32
 }
 
 Result<RegisteredSchema> Client::GetSubjectVersion(const std::string& subject, const std::string& version) {
-  FLOE_ASSIGN_OR_RETURN(auto response, Get("/subjects/" + UrlEscape(subject) + "/versions/" + UrlEscape(version)));
+  FLOE_ASSIGN_OR_RETURN(auto response, Get("/subjects/" + PercentEncode(subject) + "/versions/" + PercentEncode(version)));
   if (response.status == 404) {
     return Status::NotFound("subject '" + subject + "' version " + version + " is not in the schema registry (" +
                             RegistryMessage(response.body) + ")");

@@ -6,9 +6,9 @@
 #include <limits>
 
 #include "floe/schema/arrow_schema.h"
-#include "floe/schema/field_walk.h"
-#include "floe/schema/fresh_ids.h"
-#include "floe/schema/type_names.h"
+#include "floe/schema/field_walk_internal.h"
+#include "floe/schema/fresh_ids_internal.h"
+#include "floe/schema/type_names_internal.h"
 
 namespace floe::schema {
 namespace {

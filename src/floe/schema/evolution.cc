@@ -4,8 +4,8 @@
 #include <unordered_set>
 #include <utility>
 
-#include "floe/schema/field_walk.h"
-#include "floe/schema/fresh_ids.h"
+#include "floe/schema/field_walk_internal.h"
+#include "floe/schema/fresh_ids_internal.h"
 
 namespace floe::schema {
 namespace {

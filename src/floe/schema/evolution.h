@@ -1,5 +1,5 @@
 #pragma once
-// Schema evolution (DESIGN.md, "Schema evolution"): merging a producer's new schema into a
+// Schema evolution (docs/architecture.md, "Schema evolution"): merging a producer's new schema into a
 // table's current schema by the compatible changes Floe applies on its own. Anything else
 // is an error the pipeline turns into a suspended topic for an operator to resolve.
 #include <string>

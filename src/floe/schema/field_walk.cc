@@ -1,4 +1,4 @@
-#include "floe/schema/field_walk.h"
+#include "floe/schema/field_walk_internal.h"
 
 #include <unordered_map>
 #include <unordered_set>

@@ -1,4 +1,4 @@
-#include "floe/schema/fresh_ids.h"
+#include "floe/schema/fresh_ids_internal.h"
 
 #include "floe/schema/arrow_schema.h"
 

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "floe/core/edit_distance.h"
-#include "floe/schema/field_walk.h"
+#include "floe/schema/field_walk_internal.h"
 #include "floe/schema/partition.h"
-#include "floe/schema/source_rules.h"
+#include "floe/schema/source_rules_internal.h"
 
 namespace floe::schema {
 namespace {

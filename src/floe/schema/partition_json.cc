@@ -5,7 +5,7 @@
 #include <unordered_set>
 
 #include "floe/schema/json.h"
-#include "floe/schema/json_wording.h"
+#include "floe/schema/json_wording_internal.h"
 
 namespace floe::schema {
 

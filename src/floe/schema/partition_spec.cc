@@ -1,7 +1,7 @@
 #include <string>
 
 #include "floe/schema/partition.h"
-#include "floe/schema/source_rules.h"
+#include "floe/schema/source_rules_internal.h"
 
 namespace floe::schema {
 

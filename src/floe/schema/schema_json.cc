@@ -2,10 +2,10 @@
 #include <string>
 #include <vector>
 
-#include "floe/schema/field_walk.h"
+#include "floe/schema/field_walk_internal.h"
 #include "floe/schema/json.h"
-#include "floe/schema/json_wording.h"
-#include "floe/schema/type_names.h"
+#include "floe/schema/json_wording_internal.h"
+#include "floe/schema/type_names_internal.h"
 
 namespace floe::schema {
 

@@ -1,8 +1,8 @@
-#include "floe/schema/source_rules.h"
+#include "floe/schema/source_rules_internal.h"
 
 #include <string>
 
-#include "floe/schema/type_names.h"
+#include "floe/schema/type_names_internal.h"
 
 namespace floe::schema {
 

@@ -6,7 +6,7 @@
 
 #include "floe/core/edit_distance.h"
 #include "floe/schema/partition.h"
-#include "floe/schema/type_names.h"
+#include "floe/schema/type_names_internal.h"
 
 namespace floe::schema {
 namespace {

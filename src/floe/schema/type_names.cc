@@ -1,4 +1,4 @@
-#include "floe/schema/type_names.h"
+#include "floe/schema/type_names_internal.h"
 
 #include <cctype>
 #include <optional>

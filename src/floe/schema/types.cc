@@ -5,7 +5,7 @@
 #include <cassert>
 #include <utility>
 
-#include "floe/schema/type_names.h"
+#include "floe/schema/type_names_internal.h"
 
 namespace floe::schema {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "floe/server/rest_errors.h"
+#include "floe/server/rest_errors_internal.h"
 
 namespace floe::server {
 namespace {

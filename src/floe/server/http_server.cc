@@ -1,12 +1,15 @@
 #include "floe/server/http_server.h"
 
 #include <httplib.h>
+#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cctype>
 #include <regex>
 #include <thread>
+
+#include "floe/core/percent_encoding.h"
 
 namespace floe::server {
 namespace {
@@ -16,21 +19,11 @@ std::string Lower(std::string s) {
   return s;
 }
 
-// httplib decodes '+' and %XX in the path before matching; the path we match on is the
-// raw one, so that an encoded '/' (%2F) inside a name cannot split a path segment.
-std::string PercentDecode(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      out.push_back(static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16)));
-      i += 2;
-    } else {
-      out.push_back(s[i]);
-    }
-  }
-  return out;
+// Iceberg's ErrorModel; the message may quote raw request bytes, so invalid UTF-8 is replaced
+// rather than thrown on.
+HttpResponse BadRequest(const std::string& message) {
+  const nlohmann::json body = {{"error", {{"message", message}, {"type", "BadRequestException"}, {"code", 400}}}};
+  return {400, "application/json", body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), {}};
 }
 
 struct RouteEntry {
@@ -68,8 +61,15 @@ struct HttpServer::Impl {
       if (!std::regex_match(request.path, m, route.pattern)) continue;
       path_matched = true;
       if (route.method != method) continue;
+      // Captures are decoded here, not by httplib: it decodes '+' and %XX before matching, and
+      // the path matched on is the raw one so that an encoded '/' (%2F) inside a name cannot
+      // split a path segment.
       request.path_params.clear();
-      for (std::size_t i = 1; i < m.size(); ++i) request.path_params.push_back(PercentDecode(m[i].str()));
+      for (std::size_t i = 1; i < m.size(); ++i) {
+        auto decoded = PercentDecode(m[i].str());
+        if (!decoded.ok()) return BadRequest(decoded.status().message());
+        request.path_params.push_back(std::move(decoded).value());
+      }
       try {
         return route.handler(request);
       } catch (const std::exception& e) {  // a handler bug must not take the server down

@@ -48,7 +48,8 @@ class HttpServer {
   ~HttpServer();  // stops
 
   // `pattern` is an ECMAScript regex that must match the whole path; capture groups
-  // become HttpRequest::path_params. A GET route also answers HEAD (body dropped).
+  // become HttpRequest::path_params, percent-decoded (a malformed escape such as "%zz" is
+  // answered 400 before the handler runs). A GET route also answers HEAD (body dropped).
   void Route(const std::string& method, const std::string& pattern, HttpHandler handler);
   // Runs before routing; a returned response short-circuits (used for authentication).
   void SetFilter(std::function<std::optional<HttpResponse>(const HttpRequest&)> filter);

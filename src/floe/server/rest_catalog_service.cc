@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "floe/schema/json.h"
-#include "floe/server/rest_errors.h"
+#include "floe/server/rest_errors_internal.h"
 
 namespace floe::server {
 namespace {

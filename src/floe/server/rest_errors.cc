@@ -1,4 +1,4 @@
-#include "floe/server/rest_errors.h"
+#include "floe/server/rest_errors_internal.h"
 
 #include <nlohmann/json.hpp>
 

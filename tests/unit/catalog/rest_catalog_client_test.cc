@@ -24,14 +24,6 @@ using rest::ResourcePaths;
 
 // --- Encoding and paths ---------------------------------------------------------------------------
 
-TEST(RestCatalogClientEncoding, PercentEncodesAllButUnreserved) {
-  EXPECT_EQ(rest::UrlEncode("AZaz09-._~"), "AZaz09-._~");
-  EXPECT_EQ(rest::UrlEncode("a b/c%d?e&f=g"), "a%20b%2Fc%25d%3Fe%26f%3Dg");
-  EXPECT_EQ(rest::UrlEncode("\x1f"), "%1F");
-  EXPECT_EQ(rest::UrlEncode("\xc3\xa9"), "%C3%A9");  // é, byte by byte
-  EXPECT_EQ(rest::UrlEncode(""), "");
-}
-
 TEST(RestCatalogClientEncoding, NamespacePathJoinsLevelsWithTheSeparator) {
   EXPECT_EQ(rest::EncodeNamespacePath({"db"}), "db");
   EXPECT_EQ(rest::EncodeNamespacePath({"a", "b c", "d/e"}), "a%1Fb%20c%1Fd%2Fe");

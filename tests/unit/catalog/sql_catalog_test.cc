@@ -11,7 +11,7 @@
 #include <thread>
 #include <tuple>
 
-#include "floe/catalog/contract.h"
+#include "support/catalog_contract.h"
 
 namespace floe::catalog {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "floe/iceberg/manifest.h"
+#include "floe/iceberg/manifest_internal.h"
 #include "floe/schema/partition.h"
 #include "iceberg_test_util.h"
 

@@ -11,10 +11,11 @@
 #include <vector>
 
 #include "floe/iceberg/fast_append.h"
-#include "floe/iceberg/manifest.h"
+#include "floe/iceberg/manifest_internal.h"
 #include "floe/iceberg/replace_files.h"
 #include "floe/iceberg/table_requirement.h"
 #include "floe/iceberg/table_scan.h"
+#include "floe/iceberg/table_scan_internal.h"
 #include "floe/iceberg/table_update.h"
 #include "floe/storage/file_io.h"
 #include "iceberg_test_util.h"

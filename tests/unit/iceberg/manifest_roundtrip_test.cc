@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "floe/iceberg/manifest.h"
+#include "floe/iceberg/manifest_internal.h"
 #include "floe/schema/partition.h"
 #include "floe/storage/file_io.h"
 #include "iceberg_test_util.h"

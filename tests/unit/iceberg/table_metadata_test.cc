@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "floe/core/uuid.h"
 #include "floe/iceberg/table_metadata.h"
 #include "floe/iceberg/table_metadata_json.h"
 #include "floe/schema/json.h"
@@ -543,7 +544,7 @@ TEST(IcebergTableMetadata, NewTableRejectsInvalidLayouts) {
 TEST(IcebergTableMetadata, Uuids) {
   std::set<std::string> seen;
   for (int i = 0; i < 100; ++i) {
-    std::string u = NewUuid();
+    std::string u = floe::NewUuid();
     EXPECT_TRUE(IsValidUuid(u)) << u;
     EXPECT_EQ(u[14], '4');
     EXPECT_NE(std::string("89ab").find(u[19]), std::string::npos) << u;

@@ -1,0 +1,18 @@
+#pragma once
+// Named points where tests make Floe fail on purpose, to prove that recovery works from
+// exactly that instant (e.g. a crash between the Iceberg and the Delta commit of one flush).
+// A point is armed through the environment, FLOE_FAULT_POINTS=<name>[,<name>…], read once;
+// the product never arms one itself. Every point is listed here and in docs/development.md.
+#include <string_view>
+
+namespace floe {
+
+// After the Iceberg commit of a dual-format flush, before the Delta one (sink/dual_sink.cc).
+inline constexpr std::string_view kFaultCrashBetweenFormatCommits = "crash-between-format-commits";
+
+bool FaultPointArmed(std::string_view point);
+
+// At an armed point: ends the process at once with exit code 137, no cleanup, like kill -9.
+void CrashIfArmed(std::string_view point);
+
+}  // namespace floe

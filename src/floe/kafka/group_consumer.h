@@ -1,0 +1,60 @@
+#pragma once
+// What the pipeline needs of a Kafka consumer-group member, as an interface: Consumer
+// (consumer.h) is librdkafka's, and tests drive the materializer with a fake one
+// (tests/unit/pipeline/fake_consumer.h). The contract of each call is documented on Consumer.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "floe/core/result.h"
+#include "floe/kafka/record.h"
+
+namespace floe::kafka {
+
+// Logical offsets, with librdkafka's values (RdKafka::Topic::OFFSET_*).
+inline constexpr std::int64_t kOffsetBeginning = -2;    // the partition's low watermark
+inline constexpr std::int64_t kOffsetCommitted = -1001;  // the group's committed offset, else auto.offset.reset
+
+struct TopicPartition {
+  std::string topic;
+  std::int32_t partition = 0;
+  std::int64_t offset = 0;  // next offset to read
+};
+
+// Told about group rebalances. Both calls run on the thread calling Poll() or Close(), and
+// must not throw (an exception is caught, logged and turned into an error from Poll()).
+class RebalanceListener {
+ public:
+  virtual ~RebalanceListener() = default;
+  // Partitions newly given to this member (incremental with cooperative-sticky; the whole new
+  // assignment with an eager strategy). Each entry arrives with offset kOffsetCommitted; the
+  // listener sets it to the next offset to read (or kOffsetBeginning), and the consumer then
+  // assigns the partitions at exactly those offsets. Never called with an empty list.
+  virtual void OnAssigned(std::vector<TopicPartition>& partitions) = 0;
+  // Partitions being taken away (offsets unspecified). lost=false: an orderly revoke, the
+  // listener may still commit its work for them before returning; lost=true: the member lost
+  // them (session timeout, fatal group error), someone else may own them already. Never called
+  // with an empty list.
+  virtual void OnRevoked(const std::vector<TopicPartition>& partitions, bool lost) = 0;
+};
+
+class GroupConsumer {
+ public:
+  virtual ~GroupConsumer() = default;
+  virtual Status Subscribe(const std::vector<std::string>& topics, RebalanceListener* listener) = 0;
+  virtual Status Pause(const std::vector<TopicPartition>& partitions) = 0;
+  virtual Status Resume(const std::vector<TopicPartition>& partitions) = 0;
+  virtual Status Seek(const TopicPartition& tp, std::chrono::milliseconds timeout) = 0;
+  virtual Status CommitOffsets(const std::vector<TopicPartition>& partitions) = 0;
+  virtual std::vector<TopicPartition> Assignment() const = 0;
+  virtual Result<std::vector<std::int32_t>> Partitions(const std::string& topic, std::chrono::milliseconds timeout) = 0;
+  virtual Result<std::pair<std::int64_t, std::int64_t>> Watermarks(const std::string& topic, std::int32_t partition,
+                                                                   std::chrono::milliseconds timeout) = 0;
+  virtual Result<std::optional<Record>> Poll(std::chrono::milliseconds timeout) = 0;
+  virtual Status Close() = 0;
+};
+
+}  // namespace floe::kafka

@@ -1,0 +1,66 @@
+#pragma once
+// One consumed Kafka record. Records from librdkafka keep their message: payload views point
+// into it, so decoding reads them in place without a copy. Records built from RecordData own
+// their bytes (tests, and the materializer's fake consumer), with the same accessors.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace RdKafka {
+class Message;
+}  // namespace RdKafka
+
+namespace floe::kafka {
+
+struct Header {
+  std::string key;
+  std::optional<std::string_view> value;  // null header values are legal in Kafka
+};
+
+struct OwnedHeader {
+  std::string key;
+  std::optional<std::string> value;  // nullopt = null header value
+};
+
+// A record's contents, owned.
+struct RecordData {
+  std::string topic;
+  std::int32_t partition = 0;
+  std::int64_t offset = 0;
+  std::int64_t timestamp_ms = -1;
+  std::string timestamp_type = "CreateTime";
+  std::optional<std::string> key;
+  std::optional<std::string> value;
+  std::vector<OwnedHeader> headers;
+};
+
+class Record {
+ public:
+  explicit Record(std::unique_ptr<RdKafka::Message> message);
+  explicit Record(RecordData data);
+  ~Record();
+  Record(Record&&) noexcept;
+  Record& operator=(Record&&) noexcept;
+
+  const std::string& topic() const { return topic_; }
+  std::int32_t partition() const;
+  std::int64_t offset() const;
+  std::int64_t timestamp_ms() const;
+  std::string_view timestamp_type() const;  // "CreateTime", "LogAppendTime" or "NoTimestampType"
+  std::optional<std::int32_t> leader_epoch() const;
+  std::optional<std::string_view> key() const;    // nullopt = null key
+  std::optional<std::string_view> value() const;  // nullopt = tombstone
+  std::vector<Header> headers() const;
+  // "orders/3@42": how every error message names a record.
+  std::string Position() const;
+
+ private:
+  std::unique_ptr<RdKafka::Message> message_;
+  std::unique_ptr<RecordData> owned_;  // set instead of message_
+  std::string topic_;
+};
+
+}  // namespace floe::kafka

@@ -1,0 +1,92 @@
+#pragma once
+// The materializer's insides (materializer.h), shared by its four files:
+//   materializer.cc          setup, rebalancing, the loop
+//   materializer_records.cc  one record: decode, append, or the error policy
+//   materializer_commits.cc  when and how a topic's buffers are committed; back-pressure
+//   materializer_status.cc   /status, lag, batch mode's "caught up"
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "floe/kafka/group_consumer.h"
+#include "floe/kafka/producer.h"
+#include "floe/pipeline/materializer.h"
+#include "floe/pipeline/topic_state.h"
+#include "floe/registry/client.h"
+
+namespace floe::pipeline {
+
+class Materializer::Impl final : public kafka::RebalanceListener {
+ public:
+  Impl(const FloeConfig& config, catalog::TableCatalog& catalog, MetricsRegistry& metrics, MaterializerSeams seams)
+      : config_(config), catalog_(catalog), metrics_(metrics), seams_(std::move(seams)) {}
+
+  Status Init();
+  Result<RunSummary> Run(const RunOptions& options, const std::atomic<bool>& stop);
+  nlohmann::json StatusReport() const {
+    std::lock_guard lock(status_mu_);
+    return status_;
+  }
+  bool Healthy() const { return healthy_.load(); }
+
+  void OnAssigned(std::vector<kafka::TopicPartition>& partitions) override;
+  void OnRevoked(const std::vector<kafka::TopicPartition>& partitions, bool lost) override;
+
+ private:
+  // Setup and rebalancing (materializer.cc).
+  Result<TopicState*> TopicFor(const std::string& name);
+  const TopicConfig* ConfigFor(const std::string& name) const;
+  Status LoadTargets(TopicState& topic);
+  // Reads the table's offset for the partition and makes it start there (kReading), or leaves
+  // it kRecovering with a backoff. `offsets`: the table's offsets if already read.
+  bool StartPartition(TopicState& topic, std::int32_t p, PartitionState& state, const sink::TopicOffsets& offsets);
+  void RecoverPartitions();
+
+  // Records (materializer_records.cc).
+  void Handle(kafka::Record record);
+  // A failure handling `record`: retried later or a bad record, as Classify says.
+  void Fail(TopicState& topic, PartitionState& partition, const kafka::Record& record, const Status& why);
+  void BadRecord(TopicState& topic, PartitionState& partition, const kafka::Record& record, const Status& why);
+  void RetryLater(TopicState& topic, PartitionState& partition, const kafka::Record& record, const Status& why);
+  void ResumeWaitingPartitions();
+  void Suspend(TopicState& topic, const std::string& position, const std::string& reason, bool commit_first = true);
+
+  // Commits (materializer_commits.cc).
+  bool CommitDue(const TopicState& topic) const;
+  void CommitTopic(TopicState& topic, const char* why);
+  void CommitDueTopics();
+  std::int64_t BufferedBytes() const;
+  void ApplyBackPressure(std::int64_t buffered);
+
+  // Status (materializer_status.cc).
+  bool CaughtUp();
+  void PublishStatus();
+  void UpdateLag();
+
+  const FloeConfig& config_;
+  catalog::TableCatalog& catalog_;
+  MetricsRegistry& metrics_;
+  MaterializerSeams seams_;
+  std::unique_ptr<registry::Client> registry_;
+  std::unique_ptr<kafka::GroupConsumer> consumer_;
+  std::unique_ptr<kafka::Producer> producer_;  // only when a topic dead-letters
+  std::map<std::string, std::unique_ptr<TopicState>, std::less<>> topics_;
+  bool batch_mode_ = false;
+  bool fetch_paused_ = false;  // back-pressure: over buffer_memory while commits fail
+  Gauge* buffered_bytes_ = nullptr;
+  RunSummary summary_;
+  Clock::time_point started_ = Clock::now();
+
+  mutable std::mutex status_mu_;
+  nlohmann::json status_;
+  std::atomic<bool> healthy_{true};
+};
+
+inline constexpr std::chrono::seconds kBrokerTimeout{10};
+
+}  // namespace floe::pipeline

@@ -1,0 +1,133 @@
+#include <spdlog/spdlog.h>
+
+#include "floe/pipeline/dead_letter.h"
+#include "floe/pipeline/materializer_internal.h"
+#include "floe/pipeline/payload_formats.h"
+
+namespace floe::pipeline {
+
+void Materializer::Impl::Handle(kafka::Record record) {
+  auto it = topics_.find(record.topic());
+  if (it == topics_.end()) return;
+  TopicState& topic = *it->second;
+  auto p = topic.partitions.find(record.partition());
+  if (p == topic.partitions.end()) return;  // not (or no longer) ours
+  PartitionState& state = p->second;
+  if (topic.suspended || state.phase != PartitionPhase::kReading) return;
+  PartitionBuffer& buffer = *state.buffer;
+  // After a seek, records the consumer had already fetched may still arrive.
+  if (buffer.next_offset() && record.offset() < *buffer.next_offset()) return;
+  topic.metrics.consumed->Increment();
+
+  const WriterSchema* schema = &topic.schemas->tombstone();
+  std::string_view payload;
+  if (auto value = record.value()) {
+    auto resolved = topic.schemas->Resolve(*value);
+    if (!resolved.ok()) return Fail(topic, state, record, resolved.status());
+    schema = resolved->schema;
+    payload = resolved->payload;
+  }
+  std::optional<std::string_view> key_payload = record.key();
+  if (UsesRegistry(topic.config.key) && key_payload) {
+    auto key = topic.schemas->ResolveKey(*key_payload);
+    if (!key.ok()) return Fail(topic, state, record, key.status());
+    auto combined = topic.schemas->WithKey(schema, key->schema);
+    if (!combined.ok()) return Fail(topic, state, record, combined.status());
+    schema = *combined;
+    key_payload = key->payload;
+  }
+  if (topic.in_table.count(schema) == 0) {
+    auto change = topic.table->EnsureColumns(schema->table_columns);
+    if (!change.ok()) {
+      if (Classify(change.status()) == FailureKind::kRetryLater) return RetryLater(topic, state, record, change.status());
+      // Not the record's fault (catalog or partition_by problem): stop the topic, whatever error_mode says.
+      return Suspend(topic, record.Position(), change.status().ToString());
+    }
+    if (!change->record_error.ok()) return BadRecord(topic, state, record, change->record_error);
+    if (!change->changes.empty()) topic.table_metrics.evolutions->Increment();
+    topic.in_table.insert(schema);
+  }
+  auto appended = buffer.Append(record, *schema, payload, key_payload);
+  if (!appended.ok()) return Fail(topic, state, record, appended);
+  state.retry.Succeed();
+  state.waiting_reason.clear();
+}
+
+void Materializer::Impl::Fail(TopicState& topic, PartitionState& state, const kafka::Record& record,
+                              const Status& why) {
+  if (Classify(why) == FailureKind::kRetryLater) return RetryLater(topic, state, record, why);
+  BadRecord(topic, state, record, why);
+}
+
+void Materializer::Impl::BadRecord(TopicState& topic, PartitionState& state, const kafka::Record& record,
+                                   const Status& why) {
+  const std::string position = record.Position();
+  switch (topic.config.error_mode) {
+    case ErrorMode::kSkip:
+      spdlog::warn("skipped {}: {}", position, why.ToString());
+      state.buffer->Pass(record);
+      topic.metrics.skipped->Increment();
+      ++summary_.records_skipped;
+      return;
+    case ErrorMode::kDlq: {
+      auto produced = producer_->Produce(topic.config.dlq_topic, record.key(), record.value(), DeadLetterHeaders(record, why));
+      if (!produced.ok()) return RetryLater(topic, state, record, produced.WithContext("dead-letter topic"));
+      spdlog::warn("dead-lettered {} to {}: {}", position, topic.config.dlq_topic, why.ToString());
+      state.buffer->Pass(record);
+      topic.dead_letters_unflushed = true;
+      topic.metrics.dead_lettered->Increment();
+      ++summary_.records_dead_lettered;
+      return;
+    }
+    case ErrorMode::kSuspend:
+      return Suspend(topic, position, why.ToString());
+  }
+}
+
+void Materializer::Impl::RetryLater(TopicState& topic, PartitionState& state, const kafka::Record& record,
+                                    const Status& why) {
+  // Never skip a record because something it needs is unreachable: stop this partition,
+  // go back to the record, and try again after a backoff. Other partitions go on.
+  state.retry.Fail();
+  state.phase = PartitionPhase::kWaiting;
+  state.waiting_reason = record.Position() + ": " + why.ToString();
+  spdlog::warn("{} (retrying in {} ms)", state.waiting_reason, state.retry.Remaining().count());
+  const kafka::TopicPartition tp{topic.config.name, record.partition(), record.offset()};
+  if (auto st = consumer_->Pause({tp}); !st.ok()) spdlog::warn("{}: pause failed: {}", record.Position(), st.ToString());
+  if (auto st = consumer_->Seek(tp, kBrokerTimeout); !st.ok()) {
+    spdlog::warn("{}: seek back failed: {}", record.Position(), st.ToString());
+  }
+}
+
+void Materializer::Impl::ResumeWaitingPartitions() {
+  for (auto& [name, topic] : topics_) {
+    if (topic->suspended) continue;
+    for (auto& [p, state] : topic->partitions) {
+      if (state.phase != PartitionPhase::kWaiting || state.retry.Waiting()) continue;
+      if (consumer_->Resume({{name, p, 0}}).ok()) state.phase = PartitionPhase::kReading;
+    }
+  }
+}
+
+void Materializer::Impl::Suspend(TopicState& topic, const std::string& position, const std::string& reason,
+                                 bool commit_first) {
+  if (topic.suspended) return;  // the first reason is the one that counts
+  spdlog::error("suspended topic {} at {}: {}. Its offsets stay where they are; fix the cause (or change error_mode) "
+                "and restart floe.",
+                topic.config.name, position, reason);
+  topic.suspended = true;
+  topic.suspended_position = position;
+  topic.suspended_reason = reason;
+  topic.metrics.suspended->Set(1);
+  summary_.suspended.push_back(topic.config.name + ": " + position + ": " + reason);
+  // What came before the bad record is good: commit it, then stop reading.
+  if (commit_first) CommitTopic(topic, "topic suspended");
+  std::vector<kafka::TopicPartition> paused;
+  for (auto& [p, state] : topic.partitions) {
+    paused.push_back({topic.config.name, p, 0});
+    state.phase = PartitionPhase::kSuspended;
+  }
+  if (!paused.empty()) (void)consumer_->Pause(paused);
+}
+
+}  // namespace floe::pipeline

@@ -1,0 +1,48 @@
+#pragma once
+// A Delta Lake table as a TableSink, at <warehouse>/<namespace…>/<table>: the schema manager
+// creates and evolves it, data files are written against the log state loaded once per
+// commit, and the file committer commits them with one txn action per partition.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "floe/catalog/catalog.h"
+#include "floe/columnar/parquet_file_writer.h"
+#include "floe/sink/delta_file_committer.h"
+#include "floe/sink/delta_schema_manager.h"
+#include "floe/sink/table_sink.h"
+#include "floe/storage/file_io.h"
+
+namespace floe::sink {
+
+class DeltaSink final : public TableSink {
+ public:
+  // `name`: how logs and errors name the table; `location`: its root (a path or URI).
+  static Result<std::unique_ptr<DeltaSink>> Open(std::string name, const std::string& location,
+                                                 std::vector<std::string> partition_by,
+                                                 columnar::ParquetOptions parquet = {});
+
+  std::string name() const override { return name_; }
+  Result<TopicOffsets> LoadOffsets() override;
+  Result<SchemaChange> EnsureColumns(const schema::Schema& columns) override { return schemas_.EnsureColumns(columns); }
+  Result<CommitReport> Commit(const std::vector<PartitionFlush>& flushes) override;
+
+  // For the dual sink, which writes the files once for both formats.
+  DeltaSchemaManager& schemas() { return schemas_; }
+  Result<CommitReport> CommitWritten(delta::TableState state, const std::vector<PartitionFlush>& flushes,
+                                     const std::vector<std::vector<WrittenDataFile>>& written);
+  Result<delta::TableState> LoadState() { return delta::LoadState(*io_); }
+  storage::FileIO& io() { return *io_; }
+
+ private:
+  DeltaSink(std::string name, std::unique_ptr<storage::FileIO> io, std::vector<std::string> partition_by,
+            columnar::ParquetOptions parquet);
+
+  std::string name_;
+  std::unique_ptr<storage::FileIO> io_;  // stable address: the managers keep a reference
+  DeltaSchemaManager schemas_;
+  DeltaFileCommitter committer_;
+  columnar::ParquetOptions parquet_;
+};
+
+}  // namespace floe::sink

@@ -1,0 +1,38 @@
+#pragma once
+// `formats: [iceberg, delta]`: one set of Parquet files, referenced by an Iceberg table and
+// by a Delta log at the same location (docs/delta.md, "Both formats").
+//
+// Order: every commit goes to Iceberg first, then to Delta with the same files. Iceberg is
+// the source of truth for where reading resumes; Delta's txn versions follow it. A crash (or
+// a failed Delta commit) between the two leaves Delta behind by whole commits: before every
+// commit, and whenever offsets are loaded, Delta is caught up (delta_catch_up.h). So each
+// format's view is always a complete prefix of the topic, and no data file is written twice.
+// The Delta schema is kept identical to the Iceberg schema (same field ids).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "floe/sink/delta_sink.h"
+#include "floe/sink/iceberg_sink.h"
+
+namespace floe::sink {
+
+class DualSink final : public TableSink {
+ public:
+  DualSink(std::unique_ptr<IcebergSink> iceberg, std::vector<std::string> partition_by);
+
+  std::string name() const override { return iceberg_->name() + " (iceberg+delta)"; }
+  Result<TopicOffsets> LoadOffsets() override;
+  Result<SchemaChange> EnsureColumns(const schema::Schema& columns) override;
+  Result<CommitReport> Commit(const std::vector<PartitionFlush>& flushes) override;
+
+ private:
+  // The Delta side, opened at the Iceberg table's location once that is known.
+  Result<DeltaSink*> Delta(const catalog::LoadedTable& table);
+
+  std::unique_ptr<IcebergSink> iceberg_;
+  std::vector<std::string> partition_by_;
+  std::unique_ptr<DeltaSink> delta_;
+};
+
+}  // namespace floe::sink

@@ -1,0 +1,44 @@
+#pragma once
+// An Iceberg table as a TableSink: the schema manager creates and evolves it, data files are
+// written against the metadata loaded once per commit, and the file committer commits them
+// with the offsets. The dual sink (dual_sink.h) uses the same three steps one by one.
+#include <string>
+#include <vector>
+
+#include "floe/catalog/iceberg_catalog.h"
+#include "floe/columnar/parquet_file_writer.h"
+#include "floe/sink/data_files.h"
+#include "floe/sink/iceberg_file_committer.h"
+#include "floe/sink/iceberg_schema_manager.h"
+#include "floe/sink/table_sink.h"
+
+namespace floe::sink {
+
+class IcebergSink final : public TableSink {
+ public:
+  IcebergSink(catalog::TableCatalog& catalog, catalog::TableIdentifier id, std::vector<std::string> partition_by,
+              columnar::ParquetOptions parquet = {});
+
+  std::string name() const override { return schemas_.name(); }
+  Result<TopicOffsets> LoadOffsets() override;
+  Result<SchemaChange> EnsureColumns(const schema::Schema& columns) override { return schemas_.EnsureColumns(columns); }
+  Result<CommitReport> Commit(const std::vector<PartitionFlush>& flushes) override;
+
+  // The steps of Commit, for a sink that shares the data files with another format.
+  const catalog::TableIdentifier& id() const { return schemas_.id(); }
+  IcebergSchemaManager& schemas() { return schemas_; }
+  Result<catalog::LoadedTable> Load() { return schemas_.Load(); }
+  Result<std::vector<std::vector<WrittenDataFile>>> WriteFiles(const catalog::LoadedTable& table,
+                                                               const std::vector<PartitionFlush>& flushes);
+  Result<CommitReport> CommitWritten(catalog::LoadedTable table, const std::vector<PartitionFlush>& flushes,
+                                     const std::vector<std::vector<WrittenDataFile>>& written) {
+    return committer_.Commit(std::move(table), flushes, written);
+  }
+
+ private:
+  IcebergSchemaManager schemas_;
+  IcebergFileCommitter committer_;
+  columnar::ParquetOptions parquet_;
+};
+
+}  // namespace floe::sink

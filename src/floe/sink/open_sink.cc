@@ -1,0 +1,34 @@
+#include "floe/sink/open_sink.h"
+
+#include <algorithm>
+
+#include "floe/sink/delta_sink.h"
+#include "floe/sink/dual_sink.h"
+#include "floe/sink/iceberg_sink.h"
+
+namespace floe::sink {
+
+Result<catalog::TableIdentifier> TableFor(const TopicConfig& topic, const TopicDefaults& defaults) {
+  if (!topic.table.empty()) return catalog::ParseTableIdentifier(topic.table);
+  return catalog::TableIdentifier{catalog::NamespaceFromString(defaults.namespace_name), SanitizeTableName(topic.name)};
+}
+
+Result<std::unique_ptr<TableSink>> OpenTableSink(const FloeConfig& config, catalog::TableCatalog& catalog,
+                                                 const TopicConfig& topic) {
+  FLOE_ASSIGN_OR_RETURN(auto id, TableFor(topic, config.defaults));
+  const bool iceberg = std::find(topic.formats.begin(), topic.formats.end(), TableFormat::kIceberg) != topic.formats.end();
+  const bool delta = std::find(topic.formats.begin(), topic.formats.end(), TableFormat::kDelta) != topic.formats.end();
+  if (iceberg && delta) {
+    return std::unique_ptr<TableSink>(
+        std::make_unique<DualSink>(std::make_unique<IcebergSink>(catalog, id, topic.partition_by), topic.partition_by));
+  }
+  if (delta) {
+    FLOE_ASSIGN_OR_RETURN(auto sink, DeltaSink::Open(catalog::TableIdentifierToString(id) + " (delta)",
+                                                     catalog::DefaultTableLocation(config.warehouse, id),
+                                                     topic.partition_by));
+    return std::unique_ptr<TableSink>(std::move(sink));
+  }
+  return std::unique_ptr<TableSink>(std::make_unique<IcebergSink>(catalog, id, topic.partition_by));
+}
+
+}  // namespace floe::sink

@@ -1,0 +1,21 @@
+#pragma once
+// The sink a topic's `formats:` asks for: [iceberg] (the default) through the configured
+// catalog, [delta] at <warehouse>/<namespace…>/<table>, or [iceberg, delta] over one copy of
+// the files. The only place outside sink/ that learns which formats exist is the config.
+#include <memory>
+
+#include "floe/catalog/iceberg_catalog.h"
+#include "floe/core/config.h"
+#include "floe/core/result.h"
+#include "floe/sink/table_sink.h"
+
+namespace floe::sink {
+
+// The table a topic goes to: `table:` when set, else <defaults.namespace>.<sanitized topic name>.
+Result<catalog::TableIdentifier> TableFor(const TopicConfig& topic, const TopicDefaults& defaults);
+
+// `topic.name` is the concrete topic (also for pattern subscriptions).
+Result<std::unique_ptr<TableSink>> OpenTableSink(const FloeConfig& config, catalog::TableCatalog& catalog,
+                                                 const TopicConfig& topic);
+
+}  // namespace floe::sink
