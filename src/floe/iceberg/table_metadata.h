@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "floe/core/result.h"
-#include "floe/core/uuid.h"
 #include "floe/schema/partition.h"
 #include "floe/schema/types.h"
 
@@ -180,8 +179,6 @@ Result<TableMetadata> NewTableMetadata(const schema::Schema& schema, const schem
                                        std::map<std::string, std::string, std::less<>> properties = {},
                                        std::optional<std::int64_t> now_ms = std::nullopt);
 
-// Forwarder kept until src/floe/pipeline/ calls floe::NewUuid (core/uuid.h) directly; then delete.
-inline std::string NewUuid() { return floe::NewUuid(); }
 // True for the canonical 8-4-4-4-12 hex form (either case).
 bool IsValidUuid(std::string_view text);
 // Milliseconds since the epoch from the system clock.

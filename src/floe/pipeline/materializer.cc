@@ -156,6 +156,7 @@ void Materializer::Impl::OnAssigned(std::vector<kafka::TopicPartition>& partitio
     }
     PartitionState& state = (*topic)->partitions[tp.partition];
     state = PartitionState{};  // kRecovering until the table says where to start
+    if ((*topic)->suspended || fetch_paused_) pending_pause_.push_back({tp.topic, tp.partition, 0});
     auto loaded = offsets_by_topic.find(tp.topic);
     if (loaded == offsets_by_topic.end()) {
       auto offsets = (*topic)->table->LoadOffsets();
@@ -193,6 +194,16 @@ void Materializer::Impl::OnRevoked(const std::vector<kafka::TopicPartition>& par
     it->second->partitions.erase(tp.partition);
     spdlog::info("{} {}/{}", lost ? "lost" : "revoked", tp.topic, tp.partition);
   }
+}
+
+void Materializer::Impl::PausePending() {
+  if (pending_pause_.empty()) return;
+  std::vector<kafka::TopicPartition> still_ours;
+  for (const auto& tp : pending_pause_) {
+    auto topic = topics_.find(tp.topic);
+    if (topic != topics_.end() && topic->second->partitions.count(tp.partition) > 0) still_ours.push_back(tp);
+  }
+  if (still_ours.empty() || consumer_->Pause(still_ours).ok()) pending_pause_.clear();  // else: next time
 }
 
 void Materializer::Impl::RecoverPartitions() {
@@ -244,6 +255,7 @@ Result<RunSummary> Materializer::Impl::Run(const RunOptions& options, const std:
     const auto now = Clock::now();
     if (!idle && now - last_housekeeping < kHousekeepingInterval) continue;
     last_housekeeping = now;
+    PausePending();
     RecoverPartitions();
     ResumeWaitingPartitions();
     CommitDueTopics();

@@ -67,6 +67,10 @@ void Materializer::Impl::CommitTopic(TopicState& topic, const char* why) {
       }
       Suspend(topic, positions, "cannot commit: " + report.status().ToString(), /*commit_first=*/false);
       topic.commit_blocked = true;
+      // The rows will never be committed by this process (a restart reads them again from the
+      // table's offsets): drop them, or they would hold buffer_memory and back-pressure would
+      // stall every other topic.
+      for (auto* state : states) state->buffer->Reset(state->buffer->committed());
       return;
     }
     topic.commit_error = report.status().ToString();

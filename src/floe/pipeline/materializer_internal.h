@@ -46,6 +46,9 @@ class Materializer::Impl final : public kafka::RebalanceListener {
   // it kRecovering with a backoff. `offsets`: the table's offsets if already read.
   bool StartPartition(TopicState& topic, std::int32_t p, PartitionState& state, const sink::TopicOffsets& offsets);
   void RecoverPartitions();
+  // Pauses partitions assigned while their topic is suspended or back-pressure is on
+  // (OnAssigned cannot pause: the consumer assigns only after it returns).
+  void PausePending();
 
   // Records (materializer_records.cc).
   void Handle(kafka::Record record);
@@ -78,6 +81,7 @@ class Materializer::Impl final : public kafka::RebalanceListener {
   std::map<std::string, std::unique_ptr<TopicState>, std::less<>> topics_;
   bool batch_mode_ = false;
   bool fetch_paused_ = false;  // back-pressure: over buffer_memory while commits fail
+  std::vector<kafka::TopicPartition> pending_pause_;  // see PausePending
   Gauge* buffered_bytes_ = nullptr;
   RunSummary summary_;
   Clock::time_point started_ = Clock::now();

@@ -100,6 +100,7 @@ void Materializer::Impl::RetryLater(TopicState& topic, PartitionState& state, co
 }
 
 void Materializer::Impl::ResumeWaitingPartitions() {
+  if (fetch_paused_) return;  // back-pressure holds everything; ApplyBackPressure resumes
   for (auto& [name, topic] : topics_) {
     if (topic->suspended) continue;
     for (auto& [p, state] : topic->partitions) {

@@ -14,7 +14,7 @@
 #include "avro_test_encoder.h"
 #include "floe/avro/binary_reader.h"
 #include "floe/avro/datum_decoder.h"
-#include "floe/avro/datum_skip.h"
+#include "floe/avro/datum_skip_internal.h"
 
 namespace floe::avro {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "container_test_util.h"
-#include "floe/avro/crc32.h"
+#include "floe/avro/crc32_internal.h"
 
 namespace floe::avro {
 namespace {

@@ -12,31 +12,17 @@
 #include <tuple>
 
 #include "support/catalog_contract.h"
+#include "support/temp_dir.h"
 
 namespace floe::catalog {
 namespace {
 
 namespace fs = std::filesystem;
 
-// A fresh directory per test (ctest runs tests in parallel processes), removed afterwards.
-class TempDir {
+class TempDir : public floe::test_support::TempDir {
  public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    std::random_device rd;
-    path_ = fs::temp_directory_path() / ("floe-catalog-test-" + std::to_string(::getpid()) + "-" +
-                                         std::to_string(counter++) + "-" + std::to_string(rd()));
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-  std::string Uri(const std::string& file = "catalog.db") const { return "sqlite://" + (path_ / file).string(); }
-
- private:
-  fs::path path_;
+  TempDir() : floe::test_support::TempDir("floe-catalog-test") {}
+  std::string Uri(const std::string& file = "catalog.db") const { return SqliteUri(file); }
 };
 
 // Direct access to the SQLite file, as another program (pyiceberg, the JDBC catalog) sees it.

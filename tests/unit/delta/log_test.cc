@@ -7,7 +7,7 @@
 
 #include "delta_test_util.h"
 #include "floe/delta/delta_log.h"
-#include "floe/delta/log_store.h"
+#include "floe/delta/log_store_internal.h"
 
 namespace floe::delta {
 namespace {

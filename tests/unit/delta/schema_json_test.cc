@@ -1,4 +1,4 @@
-#include "floe/delta/schema_json.h"
+#include "floe/delta/schema_json_internal.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

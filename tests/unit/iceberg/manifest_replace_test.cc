@@ -19,27 +19,16 @@
 #include "floe/iceberg/table_update.h"
 #include "floe/storage/file_io.h"
 #include "iceberg_test_util.h"
+#include "support/temp_dir.h"
 
 namespace floe::iceberg {
 namespace {
 
 using testing::PField;
 
-class TempDir {
+class TempDir : public floe::test_support::TempDir {
  public:
-  TempDir() {
-    std::random_device rd;
-    path_ = std::filesystem::temp_directory_path() / ("floe-replace-" + std::to_string(rd()) + std::to_string(rd()));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
+  TempDir() : floe::test_support::TempDir("floe-replace") {}
 };
 
 class IcebergReplace : public ::testing::Test {

@@ -15,6 +15,7 @@
 #include "floe/schema/partition.h"
 #include "floe/storage/file_io.h"
 #include "iceberg_test_util.h"
+#include "support/temp_dir.h"
 
 namespace floe::iceberg {
 namespace {
@@ -25,21 +26,9 @@ using testing::Field;
 using testing::P;
 using testing::PField;
 
-class TempDir {
+class TempDir : public floe::test_support::TempDir {
  public:
-  TempDir() {
-    std::random_device rd;
-    path_ = std::filesystem::temp_directory_path() / ("floe-manifest-" + std::to_string(rd()) + std::to_string(rd()));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
+  TempDir() : floe::test_support::TempDir("floe-manifest") {}
 };
 
 std::string Bytes(std::initializer_list<int> values) {

@@ -19,6 +19,7 @@
 #include "floe/iceberg/table_update.h"
 #include "floe/iceberg/transaction.h"
 #include "iceberg_test_util.h"
+#include "support/temp_dir.h"
 
 namespace floe::iceberg {
 namespace {
@@ -27,21 +28,9 @@ using nlohmann::json;
 using testing::Field;
 using testing::P;
 
-class TempDir {
+class TempDir : public floe::test_support::TempDir {
  public:
-  TempDir() {
-    std::random_device rd;
-    path_ = std::filesystem::temp_directory_path() / ("floe-transaction-" + std::to_string(rd()) + std::to_string(rd()));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
+  TempDir() : floe::test_support::TempDir("floe-transaction") {}
 };
 
 // SampleSchema (field ids 1..7) plus an optional string column 8.
