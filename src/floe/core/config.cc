@@ -23,12 +23,14 @@ std::string_view PayloadFormatName(PayloadFormat f) {
     case PayloadFormat::kJson: return "json";
     case PayloadFormat::kString: return "string";
     case PayloadFormat::kBytes: return "bytes";
+    case PayloadFormat::kAuto: return "auto";
   }
   return "?";
 }
 
 bool UsesSchemaRegistry(PayloadFormat f) {
-  return f == PayloadFormat::kAvro || f == PayloadFormat::kProtobuf || f == PayloadFormat::kJsonSchema;
+  return f == PayloadFormat::kAvro || f == PayloadFormat::kProtobuf || f == PayloadFormat::kJsonSchema ||
+         f == PayloadFormat::kAuto;
 }
 
 Result<std::string> DefaultCatalogUri(const FloeConfig& config) {
@@ -194,7 +196,7 @@ class ConfigReader {
 };
 
 const std::vector<std::pair<std::string, PayloadFormat>> kPayloadFormats = {
-    {"avro", PayloadFormat::kAvro},   {"protobuf", PayloadFormat::kProtobuf},
+    {"auto", PayloadFormat::kAuto},   {"avro", PayloadFormat::kAvro},   {"protobuf", PayloadFormat::kProtobuf},
     {"json_schema", PayloadFormat::kJsonSchema}, {"json", PayloadFormat::kJson},
     {"string", PayloadFormat::kString}, {"bytes", PayloadFormat::kBytes}};
 const std::vector<std::pair<std::string, ErrorMode>> kErrorModes = {
@@ -381,6 +383,9 @@ FloeConfig ReadConfig(ConfigReader& r, const YAML::Node& root) {
       TopicConfig t;
       const std::string path = "topics[" + std::to_string(i) + "]";
       ReadTopic(r, topics[i], path, c.defaults, t);
+      // With a registry, a value of unnamed format is whatever its schema says (Avro,
+      // Protobuf or JSON Schema); without one, Avro as before (refused below).
+      if (c.schema_registry && !topics[i]["value"]) t.value = PayloadFormat::kAuto;
       if (!t.table.empty() && !tables.insert(t.table).second) {
         r.Error(topics[i], path, "table '" + t.table + "' is already the target of another topic entry");
       }

@@ -13,7 +13,8 @@
 
 namespace floe {
 
-enum class PayloadFormat { kAvro, kProtobuf, kJsonSchema, kJson, kString, kBytes };
+// kAuto: a Schema Registry format chosen per record from the schema's schemaType.
+enum class PayloadFormat { kAvro, kProtobuf, kJsonSchema, kJson, kString, kBytes, kAuto };
 enum class ErrorMode { kSuspend, kSkip, kDlq };
 enum class SystemColumns { kNested, kTableflow };
 enum class TableFormat { kIceberg, kDelta };
@@ -60,7 +61,7 @@ struct TopicConfig {
   std::string name;     // exactly one of name / pattern
   std::string pattern;  // ECMAScript regex over topic names
   std::string table;    // "<namespace>.<table>"; empty = default from the topic name
-  PayloadFormat value = PayloadFormat::kAvro;
+  PayloadFormat value = PayloadFormat::kAvro;  // default: auto when a schema_registry is configured
   PayloadFormat key = PayloadFormat::kBytes;
   std::vector<std::string> partition_by;
   std::string dlq_topic;

@@ -50,9 +50,9 @@ Status Materializer::Impl::Init() {
     registry_ = std::make_unique<registry::Client>(options);
   }
   for (const auto& t : config_.topics) {
-    if ((UsesRegistry(t.value) || UsesRegistry(t.key)) && !registry_) {
+    if ((UsesSchemaRegistry(t.value) || UsesSchemaRegistry(t.key)) && !registry_) {
       return Status::InvalidArgument("topic '" + (t.name.empty() ? t.pattern : t.name) +
-                                     "' has an avro key or value, which needs a schema_registry section");
+                                     "' has a Schema Registry key or value format, which needs a schema_registry section");
     }
   }
   if (seams_.consumer) {

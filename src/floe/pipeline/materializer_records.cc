@@ -28,7 +28,7 @@ void Materializer::Impl::Handle(kafka::Record record) {
     payload = resolved->payload;
   }
   std::optional<std::string_view> key_payload = record.key();
-  if (UsesRegistry(topic.config.key) && key_payload) {
+  if (UsesSchemaRegistry(topic.config.key) && key_payload) {
     auto key = topic.schemas->ResolveKey(*key_payload);
     if (!key.ok()) return Fail(topic, state, record, key.status());
     auto combined = topic.schemas->WithKey(schema, key->schema);

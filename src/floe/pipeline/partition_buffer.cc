@@ -41,7 +41,7 @@ Result<std::unique_ptr<PartitionBuffer>> PartitionBuffer::Make(const TopicConfig
 
 Result<columnar::ValueDecoder*> PartitionBuffer::ValueDecoderFor(const WriterSchema& schema) {
   if (!schema.payload) return nullptr;  // tombstones
-  auto& slot = decoders_[schema.id];
+  auto& slot = decoders_[schema.payload.get()];
   if (!slot) {
     FLOE_ASSIGN_OR_RETURN(slot, schema.payload->NewDecoder());
   }
@@ -51,7 +51,7 @@ Result<columnar::ValueDecoder*> PartitionBuffer::ValueDecoderFor(const WriterSch
 Result<columnar::ValueDecoder*> PartitionBuffer::KeyDecoderFor(const WriterSchema& schema) {
   if (key_) return key_.get();
   if (schema.key == nullptr) return nullptr;  // null keys: the table's key column stays null
-  auto& slot = registry_keys_[schema.key->id];
+  auto& slot = registry_keys_[schema.key->payload.get()];
   if (!slot) {
     FLOE_ASSIGN_OR_RETURN(slot, schema.key->payload->NewDecoder());
   }

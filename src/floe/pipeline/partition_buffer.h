@@ -82,11 +82,11 @@ class PartitionBuffer {
   columnar::ValueDecoder* segment_key_ = nullptr;     // null when the segment has no key column
   std::int64_t segment_rows_ = 0;
   std::unique_ptr<columnar::ValueDecoder> key_;  // string/bytes keys with a column of their own
-  std::map<std::int32_t, std::unique_ptr<columnar::ValueDecoder>> registry_keys_;  // by key schema id
+  std::map<const columnar::PayloadSchema*, std::unique_ptr<columnar::ValueDecoder>> registry_keys_;
   std::unique_ptr<columnar::SystemColumnsBuilder> system_;
-  // Decoders by schema id, kept across segments so a schema switching back and forth is
+  // Decoders by payload schema, kept across segments so a schema switching back and forth is
   // compiled once.
-  std::map<std::int32_t, std::unique_ptr<columnar::ValueDecoder>> decoders_;
+  std::map<const columnar::PayloadSchema*, std::unique_ptr<columnar::ValueDecoder>> decoders_;
   std::vector<std::shared_ptr<arrow::RecordBatch>> closed_;
 };
 

@@ -21,7 +21,7 @@ columnar::SystemColumnsLayout Layout(const TopicConfig& topic) {
 }  // namespace
 
 std::shared_ptr<arrow::Field> KeyField(const TopicConfig& topic) {
-  if (UsesRegistry(topic.key)) return nullptr;
+  if (UsesSchemaRegistry(topic.key)) return nullptr;
   if (topic.key == PayloadFormat::kString) return arrow::field(std::string(kKeyColumn), arrow::utf8(), true);
   // Tableflow always has a top-level key column; the nested layout keeps raw keys in _kafka.key.
   if (topic.system_columns == SystemColumns::kTableflow) {
@@ -67,7 +67,7 @@ Result<std::unique_ptr<WriterSchema>> WriterSchemas::Make(std::int32_t id,
   // are rows with null values, and fields a later schema drops are null from then on.
   arrow::FieldVector table_fields;
   std::set<std::string> reserved;
-  if (UsesRegistry(topic_.key)) reserved.insert(std::string(kKeyColumn));
+  if (UsesSchemaRegistry(topic_.key)) reserved.insert(std::string(kKeyColumn));
   for (const auto& f : extra_fields_) reserved.insert(f->name());
   for (const auto& f : value_columns->fields()) {
     if (reserved.count(f->name()) > 0) {
@@ -89,32 +89,48 @@ Result<WriterSchemas::Resolved> WriterSchemas::Resolve(std::string_view value) {
   }
   FLOE_RETURN_IF_ERROR(CheckDecodable(topic_.value, PayloadRole::kValue));
   FLOE_ASSIGN_OR_RETURN(auto framed, registry::ParseWireFormat(value));
-  FLOE_ASSIGN_OR_RETURN(const WriterSchema* schema, RegistrySchema(framed.schema_id));
-  return Resolved{schema, framed.payload};
+  const std::string where = "schema id " + std::to_string(framed.schema_id);
+  FLOE_ASSIGN_OR_RETURN(RegistrySchema * parsed, Parsed(framed.schema_id, PayloadRole::kValue));
+  auto selected = parsed->Select(framed.payload);
+  if (!selected.ok()) return selected.status().WithContext(where);
+  auto& slot = by_id_[{framed.schema_id, selected->variant}];
+  if (!slot) {
+    auto made = Make(framed.schema_id, selected->schema);
+    if (!made.ok()) {
+      by_id_.erase({framed.schema_id, selected->variant});
+      return made.status().WithContext(where);
+    }
+    slot = std::move(*made);
+  }
+  return Resolved{slot.get(), selected->payload};
 }
 
-Result<std::shared_ptr<const registry::RegisteredSchema>> WriterSchemas::Fetch(std::int32_t id, const char* what) {
-  if (registry_ == nullptr) {
-    return Status::InvalidArgument(std::string("the ") + what + " format needs a schema_registry section");
-  }
-  return registry_->GetSchemaById(id);
+Result<RegistrySchema*> WriterSchemas::Parsed(std::int32_t id, PayloadRole role) {
+  if (auto it = parsed_.find({id, role}); it != parsed_.end()) return it->second.get();
+  const std::string where = std::string(role == PayloadRole::kKey ? "key " : "") + "schema id " + std::to_string(id);
+  if (registry_ == nullptr) return Status::InvalidArgument(where + ": the topic has no schema_registry to look it up in");
+  FLOE_ASSIGN_OR_RETURN(auto registered, registry_->GetSchemaById(id));
+  const auto format = role == PayloadRole::kKey ? topic_.key : topic_.value;
+  const std::string column(role == PayloadRole::kKey ? kKeyColumn : kRawValueColumn);
+  auto parsed = ParseRegistrySchema(format, *registered, role, column, *registry_);
+  if (!parsed.ok()) return parsed.status().WithContext(where);
+  return (parsed_[{id, role}] = std::move(*parsed)).get();
 }
 
 Result<WriterSchemas::ResolvedKey> WriterSchemas::ResolveKey(std::string_view key) {
   auto framed = registry::ParseWireFormat(key);
   if (!framed.ok()) return framed.status().WithContext("key");
-  if (auto it = keys_by_id_.find(framed->schema_id); it != keys_by_id_.end()) return ResolvedKey{it->second.get(), framed->payload};
-  const std::string where = "key schema id " + std::to_string(framed->schema_id);
-  FLOE_ASSIGN_OR_RETURN(auto registered, Fetch(framed->schema_id, "key"));
-  auto payload = RegistryPayloadSchema(topic_.key, *registered, PayloadRole::kKey, std::string(kKeyColumn));
-  if (!payload.ok()) return payload.status().WithContext(where);
-  auto schema = std::make_unique<KeySchema>();
-  schema->id = framed->schema_id;
-  schema->payload = *payload;
-  schema->field = (*payload)->columns()->field(0);  // nullable: null keys are null rows
-  const KeySchema* out = schema.get();
-  keys_by_id_[framed->schema_id] = std::move(schema);
-  return ResolvedKey{out, framed->payload};
+  FLOE_ASSIGN_OR_RETURN(RegistrySchema * parsed, Parsed(framed->schema_id, PayloadRole::kKey));
+  auto selected = parsed->Select(framed->payload);
+  if (!selected.ok()) return selected.status().WithContext("key schema id " + std::to_string(framed->schema_id));
+  auto& slot = keys_by_id_[{framed->schema_id, selected->variant}];
+  if (!slot) {
+    slot = std::make_unique<KeySchema>();
+    slot->id = framed->schema_id;
+    slot->payload = selected->schema;
+    slot->field = selected->schema->columns()->field(0);  // nullable: null keys are null rows
+  }
+  return ResolvedKey{slot.get(), selected->payload};
 }
 
 Result<const WriterSchema*> WriterSchemas::WithKey(const WriterSchema* value, const KeySchema* key) {
@@ -129,19 +145,6 @@ Result<const WriterSchema*> WriterSchemas::WithKey(const WriterSchema* value, co
     slot = std::move(*made);
   }
   return slot.get();
-}
-
-Result<const WriterSchema*> WriterSchemas::RegistrySchema(std::int32_t id) {
-  if (auto it = by_id_.find(id); it != by_id_.end()) return it->second.get();
-  FLOE_ASSIGN_OR_RETURN(auto registered, Fetch(id, "value"));
-  const std::string where = "schema id " + std::to_string(id);
-  auto payload = RegistryPayloadSchema(topic_.value, *registered, PayloadRole::kValue, std::string(kRawValueColumn));
-  if (!payload.ok()) return payload.status().WithContext(where);
-  auto made = Make(id, *payload);
-  if (!made.ok()) return made.status().WithContext(where);
-  const WriterSchema* out = made->get();
-  by_id_[id] = std::move(*made);
-  return out;
 }
 
 }  // namespace floe::pipeline

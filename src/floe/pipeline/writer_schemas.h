@@ -16,6 +16,7 @@
 #include "floe/columnar/value_decoder.h"
 #include "floe/core/config.h"
 #include "floe/core/result.h"
+#include "floe/pipeline/payload_formats.h"
 #include "floe/registry/client.h"
 #include "floe/schema/types.h"
 
@@ -73,16 +74,18 @@ class WriterSchemas {
  private:
   Result<std::unique_ptr<WriterSchema>> Make(std::int32_t id, std::shared_ptr<const columnar::PayloadSchema> payload,
                                              const KeySchema* key = nullptr) const;
-  Result<const WriterSchema*> RegistrySchema(std::int32_t id);
-  Result<std::shared_ptr<const registry::RegisteredSchema>> Fetch(std::int32_t id, const char* what);
+  // The registry schema `id` parsed for `role`, cached (failures are not: kUnavailable retries).
+  Result<RegistrySchema*> Parsed(std::int32_t id, PayloadRole role);
 
   const TopicConfig& topic_;
   registry::Client* registry_;
   arrow::FieldVector extra_fields_;
   std::unique_ptr<WriterSchema> raw_;
   std::unique_ptr<WriterSchema> tombstone_;
-  std::map<std::int32_t, std::unique_ptr<WriterSchema>> by_id_;
-  std::map<std::int32_t, std::unique_ptr<KeySchema>> keys_by_id_;
+  std::map<std::pair<std::int32_t, PayloadRole>, std::unique_ptr<RegistrySchema>> parsed_;
+  // By schema id and variant (payload_formats.h: Protobuf message index).
+  std::map<std::pair<std::int32_t, std::string>, std::unique_ptr<WriterSchema>> by_id_;
+  std::map<std::pair<std::int32_t, std::string>, std::unique_ptr<KeySchema>> keys_by_id_;
   std::map<std::pair<const WriterSchema*, const KeySchema*>, std::unique_ptr<WriterSchema>> with_key_;
   Status init_;
 };

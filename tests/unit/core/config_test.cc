@@ -85,9 +85,21 @@ TEST(Config, MissingRequiredSectionsAreAllReported) {
 
 TEST(Config, BadChoiceListsTheAllowedValues) {
   const std::string e = Errors("kafka: {bootstrap_servers: x}\nwarehouse: w\ntopics:\n  - name: t\n    value: avor\n");
-  EXPECT_NE(e.find("topics[0].value: 'avor' is not one of: avro, protobuf, json_schema, json, string, bytes "
+  EXPECT_NE(e.find("topics[0].value: 'avor' is not one of: auto, avro, protobuf, json_schema, json, string, bytes "
                    "(did you mean 'avro'?)"),
             std::string::npos) << e;
+}
+
+TEST(Config, ValueFormatDefaultsToAutoWithARegistryAndAvroWithout) {
+  auto with = ParseConfig("kafka: {bootstrap_servers: x}\nwarehouse: w\nschema_registry: {url: \"http://r\"}\n"
+                          "topics:\n  - name: t\n  - name: u\n    value: avro\n", "floe.yaml");
+  ASSERT_TRUE(with.ok()) << with.status().ToString();
+  EXPECT_EQ(with->topics[0].value, PayloadFormat::kAuto);
+  EXPECT_EQ(with->topics[1].value, PayloadFormat::kAvro);
+  auto without = ParseConfig("kafka: {bootstrap_servers: x}\nwarehouse: w\ntopics:\n  - name: t\n    value: string\n",
+                             "floe.yaml");
+  ASSERT_TRUE(without.ok()) << without.status().ToString();
+  EXPECT_EQ(without->topics[0].key, PayloadFormat::kBytes);
 }
 
 TEST(Config, RegistryFormatsNeedARegistry) {
