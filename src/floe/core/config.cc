@@ -261,7 +261,7 @@ void ReadTopic(ConfigReader& r, const YAML::Node& node, const std::string& path,
   t.error_mode = d.error_mode;
   t.system_columns = d.system_columns;
   t.formats = d.formats;
-  if (!r.ExpectMap(node, path, {"name", "pattern", "table", "value", "key", "partition_by", "dlq_topic",
+  if (!r.ExpectMap(node, path, {"name", "pattern", "table", "value", "key", "message", "partition_by", "dlq_topic",
                                 "commit_interval", "target_file_size", "error_mode", "system_columns", "formats"}))
     return;
   r.Assign(node, path, "name", t.name);
@@ -281,6 +281,10 @@ void ReadTopic(ConfigReader& r, const YAML::Node& node, const std::string& path,
   if (t.table.empty() && !t.name.empty()) t.table = d.namespace_name + "." + SanitizeTableName(t.name);
   if (auto v = r.Choice(node, path, "value", kPayloadFormats)) t.value = *v;
   if (auto v = r.Choice(node, path, "key", kPayloadFormats)) t.key = *v;
+  r.Assign(node, path, "message", t.message);
+  if (!t.message.empty() && t.value != PayloadFormat::kProtobuf && t.value != PayloadFormat::kAuto) {
+    r.Error(node["message"], path + ".message", "only for Protobuf values (value: protobuf or auto)");
+  }
   if (auto v = r.StringList(node, path, "partition_by")) {
     for (std::size_t i = 0; i < v->size(); ++i) {
       if (!IsPartitionExpression((*v)[i])) {

@@ -63,6 +63,9 @@ struct TopicConfig {
   std::string table;    // "<namespace>.<table>"; empty = default from the topic name
   PayloadFormat value = PayloadFormat::kAvro;  // default: auto when a schema_registry is configured
   PayloadFormat key = PayloadFormat::kBytes;
+  // Protobuf values: the message (full name, e.g. acme.Payment) for records whose message
+  // index is [0], when the schema's first message is not the record type. Empty: the first.
+  std::string message;
   std::vector<std::string> partition_by;
   std::string dlq_topic;
   // Per-topic overrides of the defaults, already merged.

@@ -1,7 +1,13 @@
 #include "floe/pipeline/payload_formats.h"
 
+#include <google/protobuf/descriptor.h>
+
+#include <map>
+
 #include "floe/avro/payload_schema.h"
 #include "floe/json/payload_schema.h"
+#include "floe/proto/payload_schema.h"
+#include "floe/proto/schema.h"
 #include "floe/pipeline/registry_references.h"
 
 namespace floe::pipeline {
@@ -39,31 +45,75 @@ class SingleSchema final : public RegistrySchema {
   std::shared_ptr<const columnar::PayloadSchema> schema_;
 };
 
+// Protobuf: each record names its message (the message-index array after the schema id), so
+// there is one PayloadSchema per message the topic's records use, built on first sight.
+class ProtoMessages final : public RegistrySchema {
+ public:
+  ProtoMessages(std::shared_ptr<const proto::ProtoSchema> schema, PayloadRole role, std::string column,
+                std::string message)
+      : schema_(std::move(schema)), role_(role), column_(std::move(column)), message_(std::move(message)) {}
+
+  Result<SelectedSchema> Select(std::string_view after_schema_id) override {
+    FLOE_ASSIGN_OR_RETURN(auto selected, proto::SelectMessage(*schema_, after_schema_id, message_));
+    auto& slot = by_message_[selected.message];
+    if (!slot) {
+      auto made = role_ == PayloadRole::kKey ? proto::FieldPayloadSchema(schema_, selected.message, column_)
+                                             : proto::MessagePayloadSchema(schema_, selected.message);
+      if (!made.ok()) {
+        by_message_.erase(selected.message);
+        return made.status();
+      }
+      slot = *made;
+    }
+    return SelectedSchema{selected.message->full_name(), slot, selected.bytes};
+  }
+
+ private:
+  std::shared_ptr<const proto::ProtoSchema> schema_;
+  PayloadRole role_;
+  std::string column_;
+  std::string message_;
+  std::map<const google::protobuf::Descriptor*, std::shared_ptr<const columnar::PayloadSchema>> by_message_;
+};
+
 }  // namespace
 
 Status CheckDecodable(PayloadFormat format, PayloadRole role) {
   switch (format) {
     case PayloadFormat::kAvro:
     case PayloadFormat::kJsonSchema:
+    case PayloadFormat::kProtobuf:
     case PayloadFormat::kAuto:
     case PayloadFormat::kString:
     case PayloadFormat::kBytes:
       return Status::OK();
     default:
       return Status::Unsupported(std::string(RoleName(role)) + " format '" + std::string(PayloadFormatName(format)) +
-                                 "' is not supported by floe run yet (avro, json_schema, auto, string and bytes are)");
+                                 "' is not supported by floe run yet (auto, avro, protobuf, json_schema, string and bytes are)");
   }
 }
 
 Result<std::unique_ptr<RegistrySchema>> ParseRegistrySchema(PayloadFormat configured,
                                                             const registry::RegisteredSchema& schema, PayloadRole role,
-                                                            const std::string& column, registry::Client& client) {
+                                                            const std::string& column, registry::Client& client,
+                                                            const std::string& message) {
   const PayloadFormat actual = FormatOf(schema.type);
   if (configured != PayloadFormat::kAuto && configured != actual) {
     return Status::InvalidArgument("a schema of type " + std::string(SchemaTypeName(schema.type)) + ", but the topic's " +
                                    RoleName(role) + " format is " + std::string(PayloadFormatName(configured)));
   }
   FLOE_RETURN_IF_ERROR(CheckDecodable(actual, role));
+  auto references = std::make_shared<RegistryReferences>(schema, client);
+  if (actual == PayloadFormat::kProtobuf) {
+    proto::ImportResolver imports = [references](const std::string& name) { return references->Fetch(name); };
+    FLOE_ASSIGN_OR_RETURN(auto parsed, proto::ProtoSchema::Parse(schema.schema, imports));
+    if (!message.empty()) {
+      auto found = parsed->FindMessage(message);
+      if (!found.ok()) return found.status().WithContext("message: " + message);
+    }
+    return std::unique_ptr<RegistrySchema>(std::make_unique<ProtoMessages>(
+        std::move(parsed), role, column, role == PayloadRole::kValue ? message : std::string()));
+  }
   std::shared_ptr<const columnar::PayloadSchema> payload;
   if (actual == PayloadFormat::kAvro) {
     FLOE_ASSIGN_OR_RETURN(auto parsed, avro::ParseSchema(schema.schema));
@@ -73,7 +123,6 @@ Result<std::unique_ptr<RegistrySchema>> ParseRegistrySchema(PayloadFormat config
       FLOE_ASSIGN_OR_RETURN(payload, avro::RecordPayloadSchema(parsed));
     }
   } else {
-    auto references = std::make_shared<RegistryReferences>(schema, client);
     json::RefResolver resolve = [references](const std::string& ref) { return references->Fetch(ref); };
     if (role == PayloadRole::kKey) {
       FLOE_ASSIGN_OR_RETURN(payload, json::JsonSchemaKeyPayloadSchema(schema.schema, column, resolve));

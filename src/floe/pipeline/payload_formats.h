@@ -40,9 +40,10 @@ class RegistrySchema {
 
 // kInvalidArgument (a bad record under the error policy) when the schema's type is not the
 // topic's configured format or cannot be mapped to columns; kUnavailable when a reference
-// cannot be fetched yet.
+// cannot be fetched yet. `message`: the topic's `message:` (Protobuf values).
 Result<std::unique_ptr<RegistrySchema>> ParseRegistrySchema(PayloadFormat configured,
                                                             const registry::RegisteredSchema& schema, PayloadRole role,
-                                                            const std::string& column, registry::Client& client);
+                                                            const std::string& column, registry::Client& client,
+                                                            const std::string& message = {});
 
 }  // namespace floe::pipeline

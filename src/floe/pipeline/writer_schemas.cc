@@ -112,7 +112,7 @@ Result<RegistrySchema*> WriterSchemas::Parsed(std::int32_t id, PayloadRole role)
   FLOE_ASSIGN_OR_RETURN(auto registered, registry_->GetSchemaById(id));
   const auto format = role == PayloadRole::kKey ? topic_.key : topic_.value;
   const std::string column(role == PayloadRole::kKey ? kKeyColumn : kRawValueColumn);
-  auto parsed = ParseRegistrySchema(format, *registered, role, column, *registry_);
+  auto parsed = ParseRegistrySchema(format, *registered, role, column, *registry_, topic_.message);
   if (!parsed.ok()) return parsed.status().WithContext(where);
   return (parsed_[{id, role}] = std::move(*parsed)).get();
 }

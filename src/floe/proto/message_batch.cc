@@ -1,0 +1,199 @@
+#include "floe/proto/message_batch_internal.h"
+
+#include <arrow/array/builder_base.h>
+#include <arrow/array/builder_nested.h>
+#include <arrow/array/data.h>
+#include <arrow/record_batch.h>
+#include <arrow/type.h>
+#include <arrow/type_traits.h>
+
+#include "floe/core/arrow_interop.h"
+
+namespace floe::proto::internal {
+
+namespace {
+
+// The builder class each kind's values go to, checked once so the decoder can static_cast.
+arrow::Type::type TypeIdOf(Kind kind) {
+  switch (kind) {
+    case Kind::kInt32: case Kind::kSInt32: case Kind::kSFixed32: return arrow::Type::INT32;
+    case Kind::kInt64: case Kind::kSInt64: case Kind::kSFixed64: case Kind::kUInt32: case Kind::kFixed32:
+    case Kind::kDuration: return arrow::Type::INT64;
+    case Kind::kUInt64: case Kind::kFixed64: case Kind::kDecimal: return arrow::Type::DECIMAL128;
+    case Kind::kBool: return arrow::Type::BOOL;
+    case Kind::kFloat: return arrow::Type::FLOAT;
+    case Kind::kDouble: return arrow::Type::DOUBLE;
+    case Kind::kString: case Kind::kEnum: return arrow::Type::STRING;
+    case Kind::kBytes: return arrow::Type::BINARY;
+    case Kind::kTimestamp: return arrow::Type::TIMESTAMP;
+    case Kind::kDate: return arrow::Type::DATE32;
+    case Kind::kMessage: return arrow::Type::STRUCT;
+    case Kind::kWrapper: return arrow::Type::NA;  // decided by the wrapped kind
+  }
+  return arrow::Type::NA;
+}
+
+Status Mismatch(const Field& field, const arrow::ArrayBuilder* b) {
+  return Status::Internal("field '" + field.path + "': builder of type " + b->type()->ToString() +
+                          " does not fit the Protobuf decode plan");
+}
+
+// Makes a builder that a failed message left half-appended consistent again, so that it can
+// be finished: every child as long as its parent needs (see avro/record_batch_decoder.cc).
+arrow::Status PadToConsistent(arrow::ArrayBuilder* b) {
+  switch (b->type()->id()) {
+    case arrow::Type::STRUCT: {
+      auto* sb = static_cast<arrow::StructBuilder*>(b);
+      for (int i = 0; i < sb->num_fields(); ++i) {
+        arrow::ArrayBuilder* child = sb->field_builder(i);
+        ARROW_RETURN_NOT_OK(PadToConsistent(child));
+        while (child->length() < sb->length()) ARROW_RETURN_NOT_OK(child->AppendEmptyValue());
+      }
+      return arrow::Status::OK();
+    }
+    case arrow::Type::LIST:
+      return PadToConsistent(static_cast<arrow::ListBuilder*>(b)->value_builder());
+    case arrow::Type::MAP: {
+      auto* mb = static_cast<arrow::MapBuilder*>(b);
+      ARROW_RETURN_NOT_OK(PadToConsistent(mb->item_builder()));
+      while (mb->item_builder()->length() < mb->key_builder()->length()) {
+        ARROW_RETURN_NOT_OK(mb->item_builder()->AppendEmptyValue());
+      }
+      return arrow::Status::OK();
+    }
+    default:
+      if (arrow::is_nested(b->type()->id())) {
+        return arrow::Status::NotImplemented("rollback of a ", b->type()->ToString(), " builder");
+      }
+      return arrow::Status::OK();
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<MessageBatch>> MessageBatch::Make(std::shared_ptr<const Plan> plan) {
+  if (!plan) return Status::InvalidArgument("MessageBatch needs a plan");
+  std::unique_ptr<MessageBatch> batch(new MessageBatch(std::move(plan)));
+  const Plan& p = *batch->plan_;
+  for (const auto& field : p.columns->fields()) {
+    FLOE_ASSIGN_OR_RETURN_ARROW(auto builder, arrow::MakeBuilder(field->type()));
+    batch->columns_.push_back(std::move(builder));
+  }
+  batch->builders_.assign(p.builder_count, nullptr);
+  const MessagePlan& root = p.messages[0];
+  if (p.root_is_struct) {
+    auto* sb = dynamic_cast<arrow::StructBuilder*>(batch->columns_[0].get());
+    if (sb == nullptr || static_cast<std::size_t>(sb->num_fields()) != root.fields.size() || root.builder < 0) {
+      return Status::Internal("the key column does not fit the Protobuf decode plan");
+    }
+    batch->builders_[static_cast<std::size_t>(root.builder)] = sb;
+    for (std::size_t i = 0; i < root.fields.size(); ++i) {
+      FLOE_RETURN_IF_ERROR(batch->BindField(root.fields[i], sb->field_builder(static_cast<int>(i))));
+    }
+  } else {
+    if (batch->columns_.size() != root.fields.size()) return Status::Internal("columns do not fit the decode plan");
+    for (std::size_t i = 0; i < root.fields.size(); ++i) {
+      FLOE_RETURN_IF_ERROR(batch->BindField(root.fields[i], batch->columns_[i].get()));
+    }
+  }
+  return batch;
+}
+
+Status MessageBatch::BindField(const Field& field, arrow::ArrayBuilder* b) {
+  builders_[field.builder] = b;
+  switch (field.shape) {
+    case Shape::kRepeated: {
+      auto* lb = dynamic_cast<arrow::ListBuilder*>(b);
+      if (lb == nullptr) return Mismatch(field, b);
+      builders_[field.item] = lb->value_builder();
+      return BindValue(field, lb->value_builder());
+    }
+    case Shape::kMap: {
+      auto* mb = dynamic_cast<arrow::MapBuilder*>(b);
+      if (mb == nullptr) return Mismatch(field, b);
+      const MessagePlan& entry = plan_->messages[field.message];
+      FLOE_RETURN_IF_ERROR(BindField(entry.fields[0], mb->key_builder()));
+      return BindField(entry.fields[1], mb->item_builder());
+    }
+    default: return BindValue(field, b);
+  }
+}
+
+Status MessageBatch::BindValue(const Field& field, arrow::ArrayBuilder* b) {
+  const Kind kind = field.kind == Kind::kWrapper ? field.wrapped : field.kind;
+  if (b->type()->id() != TypeIdOf(kind)) return Mismatch(field, b);
+  if (field.kind != Kind::kMessage) return Status::OK();
+  auto* sb = dynamic_cast<arrow::StructBuilder*>(b);
+  const MessagePlan& m = plan_->messages[field.message];
+  if (sb == nullptr || static_cast<std::size_t>(sb->num_fields()) != m.fields.size()) return Mismatch(field, b);
+  builders_[static_cast<std::size_t>(m.builder)] = sb;
+  for (std::size_t i = 0; i < m.fields.size(); ++i) {
+    FLOE_RETURN_IF_ERROR(BindField(m.fields[i], sb->field_builder(static_cast<int>(i))));
+  }
+  return Status::OK();
+}
+
+Status MessageBatch::Validate(std::string_view message) const { return internal::Validate(*plan_, scratch_, message); }
+
+Status MessageBatch::Append(std::string_view message) {
+  if (validate_first_) FLOE_RETURN_IF_ERROR(internal::Validate(*plan_, scratch_, message));
+  const Status st = Decode(*plan_, builders_, scratch_, message);
+  if (!st.ok()) [[unlikely]] {
+    const Status rolled_back = Rollback();
+    if (!rolled_back.ok()) {
+      return Status::Internal(st.message() + "; and the batch could not be restored (" + rolled_back.ToString() +
+                              "): its rows are lost");
+    }
+    validate_first_ = true;
+    return st;
+  }
+  ++rows_;
+  return Status::OK();
+}
+
+Status MessageBatch::AppendNull() {
+  if (!plan_->root_is_struct) {
+    return Status::Unsupported("a Protobuf message's columns cannot be null as a whole (tombstones are handled by the caller)");
+  }
+  FLOE_RETURN_IF_ARROW_ERROR(columns_[0]->AppendNull());
+  ++rows_;
+  return Status::OK();
+}
+
+Status MessageBatch::Rollback() {
+  Status first_error;
+  for (auto& column : columns_) {
+    std::shared_ptr<arrow::ArrayData> data;
+    arrow::Status st = PadToConsistent(column.get());
+    if (st.ok()) st = column->FinishInternal(&data);  // also resets the builder
+    if (st.ok() && rows_ > 0) st = column->AppendArraySlice(arrow::ArraySpan(*data), 0, rows_);
+    if (!st.ok() && first_error.ok()) first_error = FromArrow(st);
+  }
+  if (!first_error.ok()) {  // columns can no longer agree on their rows: start the batch over
+    for (auto& column : columns_) column->Reset();
+    rows_ = 0;
+  }
+  return first_error;
+}
+
+Result<std::shared_ptr<arrow::RecordBatch>> MessageBatch::Flush() {
+  std::vector<std::shared_ptr<arrow::Array>> arrays;
+  arrays.reserve(columns_.size());
+  for (auto& column : columns_) {
+    std::shared_ptr<arrow::Array> array;
+    const arrow::Status st = column->Finish(&array);
+    if (!st.ok()) {
+      for (auto& c : columns_) c->Reset();
+      rows_ = 0;
+      validate_first_ = false;
+      return FromArrow(st).WithContext("flushing a batch (its rows are lost)");
+    }
+    arrays.push_back(std::move(array));
+  }
+  auto batch = arrow::RecordBatch::Make(plan_->columns, rows_, std::move(arrays));
+  rows_ = 0;
+  validate_first_ = false;
+  return batch;
+}
+
+}  // namespace floe::proto::internal
