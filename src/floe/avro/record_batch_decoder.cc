@@ -28,6 +28,7 @@
 
 #include "floe/avro/arrow_mapping.h"
 #include "floe/avro/datum_decoder.h"
+#include "floe/columnar/builder_rollback.h"
 #include "floe/core/arrow_interop.h"
 
 namespace floe::avro {
@@ -61,38 +62,6 @@ Status RecordBatchDecoder::Append(BinaryReader& in) { return AppendDatum(in, /*w
 
 namespace {
 
-// Makes a builder that a failed record left half-appended consistent again, so that it
-// can be finished: every child ends up as long as its parent needs. Only the nested
-// builders that ToArrowType produces exist here; leaves are always consistent.
-arrow::Status PadToConsistent(arrow::ArrayBuilder* b) {
-  switch (b->type()->id()) {
-    case arrow::Type::STRUCT: {
-      auto* sb = static_cast<arrow::StructBuilder*>(b);
-      for (int i = 0; i < sb->num_fields(); ++i) {
-        arrow::ArrayBuilder* child = sb->field_builder(i);
-        ARROW_RETURN_NOT_OK(PadToConsistent(child));
-        while (child->length() < sb->length()) ARROW_RETURN_NOT_OK(child->AppendEmptyValue());
-      }
-      return arrow::Status::OK();
-    }
-    case arrow::Type::LIST:  // offsets follow the values builder: only it needs fixing
-      return PadToConsistent(static_cast<arrow::ListBuilder*>(b)->value_builder());
-    case arrow::Type::MAP: {
-      auto* mb = static_cast<arrow::MapBuilder*>(b);
-      ARROW_RETURN_NOT_OK(PadToConsistent(mb->item_builder()));
-      while (mb->item_builder()->length() < mb->key_builder()->length()) {
-        ARROW_RETURN_NOT_OK(mb->item_builder()->AppendEmptyValue());
-      }
-      return arrow::Status::OK();
-    }
-    default:
-      if (arrow::is_nested(b->type()->id())) {
-        return arrow::Status::NotImplemented("rollback of a ", b->type()->ToString(), " builder");
-      }
-      return arrow::Status::OK();
-  }
-}
-
 Status TrailingBytes(const BinaryReader& in) {
   return Status::InvalidArgument("the record ends at byte " + std::to_string(in.offset()) + " but the data has " +
                                  std::to_string(in.size()) + " bytes");
@@ -121,22 +90,7 @@ Status RecordBatchDecoder::AppendDatum(BinaryReader& in, bool whole) {
   return Status::OK();
 }
 
-Status RecordBatchDecoder::Rollback() {
-  Status first_error;
-  for (auto& column : columns_) {
-    std::shared_ptr<arrow::ArrayData> data;
-    arrow::Status st = PadToConsistent(column.get());
-    if (st.ok()) st = column->FinishInternal(&data);  // also resets the builder
-    if (st.ok() && rows_ > 0) st = column->AppendArraySlice(arrow::ArraySpan(*data), 0, rows_);
-    if (!st.ok() && first_error.ok()) first_error = FromArrow(st);
-  }
-  if (!first_error.ok()) {
-    // Columns can no longer agree on their rows: start the batch over, empty.
-    for (auto& column : columns_) column->Reset();
-    rows_ = 0;
-  }
-  return first_error;
-}
+Status RecordBatchDecoder::Rollback() { return columnar::RollBackColumns(columns_, rows_); }
 
 Result<std::shared_ptr<arrow::RecordBatch>> RecordBatchDecoder::Flush() {
   std::vector<std::shared_ptr<arrow::Array>> arrays;

@@ -7,6 +7,7 @@
 #include <arrow/type.h>
 #include <arrow/type_traits.h>
 
+#include "floe/columnar/builder_rollback.h"
 #include "floe/core/arrow_interop.h"
 
 namespace floe::proto::internal {
@@ -36,37 +37,6 @@ arrow::Type::type TypeIdOf(Kind kind) {
 Status Mismatch(const Field& field, const arrow::ArrayBuilder* b) {
   return Status::Internal("field '" + field.path + "': builder of type " + b->type()->ToString() +
                           " does not fit the Protobuf decode plan");
-}
-
-// Makes a builder that a failed message left half-appended consistent again, so that it can
-// be finished: every child as long as its parent needs (see avro/record_batch_decoder.cc).
-arrow::Status PadToConsistent(arrow::ArrayBuilder* b) {
-  switch (b->type()->id()) {
-    case arrow::Type::STRUCT: {
-      auto* sb = static_cast<arrow::StructBuilder*>(b);
-      for (int i = 0; i < sb->num_fields(); ++i) {
-        arrow::ArrayBuilder* child = sb->field_builder(i);
-        ARROW_RETURN_NOT_OK(PadToConsistent(child));
-        while (child->length() < sb->length()) ARROW_RETURN_NOT_OK(child->AppendEmptyValue());
-      }
-      return arrow::Status::OK();
-    }
-    case arrow::Type::LIST:
-      return PadToConsistent(static_cast<arrow::ListBuilder*>(b)->value_builder());
-    case arrow::Type::MAP: {
-      auto* mb = static_cast<arrow::MapBuilder*>(b);
-      ARROW_RETURN_NOT_OK(PadToConsistent(mb->item_builder()));
-      while (mb->item_builder()->length() < mb->key_builder()->length()) {
-        ARROW_RETURN_NOT_OK(mb->item_builder()->AppendEmptyValue());
-      }
-      return arrow::Status::OK();
-    }
-    default:
-      if (arrow::is_nested(b->type()->id())) {
-        return arrow::Status::NotImplemented("rollback of a ", b->type()->ToString(), " builder");
-      }
-      return arrow::Status::OK();
-  }
 }
 
 }  // namespace
@@ -160,21 +130,7 @@ Status MessageBatch::AppendNull() {
   return Status::OK();
 }
 
-Status MessageBatch::Rollback() {
-  Status first_error;
-  for (auto& column : columns_) {
-    std::shared_ptr<arrow::ArrayData> data;
-    arrow::Status st = PadToConsistent(column.get());
-    if (st.ok()) st = column->FinishInternal(&data);  // also resets the builder
-    if (st.ok() && rows_ > 0) st = column->AppendArraySlice(arrow::ArraySpan(*data), 0, rows_);
-    if (!st.ok() && first_error.ok()) first_error = FromArrow(st);
-  }
-  if (!first_error.ok()) {  // columns can no longer agree on their rows: start the batch over
-    for (auto& column : columns_) column->Reset();
-    rows_ = 0;
-  }
-  return first_error;
-}
+Status MessageBatch::Rollback() { return columnar::RollBackColumns(columns_, rows_); }
 
 Result<std::shared_ptr<arrow::RecordBatch>> MessageBatch::Flush() {
   std::vector<std::shared_ptr<arrow::Array>> arrays;
