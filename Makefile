@@ -56,3 +56,19 @@ bench: deps
 .PHONY: test-slow
 test-slow: build
 	@scripts/run-tests.sh $(ASAN_DIR) slow
+
+# Coverage-guided fuzzing of the payload decoders (tests/fuzz/, docs/development.md): clang +
+# libFuzzer + ASan/UBSan in its own build directory, FUZZ_SECONDS per target (default 60),
+# FUZZ_TARGETS to pick some (default all). `make test` only replays the committed corpora.
+FUZZ_DIR := build/fuzz
+.PHONY: fuzz fuzz-deps
+fuzz-deps: deps
+	@scripts/deps.sh fuzz
+
+$(FUZZ_DIR)/build.ninja: | fuzz-deps
+	cmake -S . -B $(FUZZ_DIR) $(CMAKE_COMMON) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
+	  -DCMAKE_CXX_FLAGS=-O1 -DFLOE_SANITIZE=ON -DFLOE_FUZZ=ON
+
+fuzz: fuzz-deps $(FUZZ_DIR)/build.ninja
+	ninja -C $(FUZZ_DIR) -j$(JOBS) floe_fuzzers
+	@scripts/fuzz.sh $(FUZZ_DIR)

@@ -2,12 +2,37 @@
 # Installs everything Floe needs to build, test and run its demo. Idempotent: each step
 # checks what is already there, so a warm run takes a few seconds. Everything that is not
 # a Debian package is cached under the repo's git-ignored .deps/.
+#
+# `scripts/deps.sh fuzz` (run by `make fuzz`) installs only what the libFuzzer build adds: clang
+# and its runtime libraries (libFuzzer, ASan/UBSan for clang). `make build`/`make test` never
+# need them: the gcc ASan build replays the fuzz corpora with its own driver.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DEPS="$ROOT/.deps"
 mkdir -p "$DEPS"
 
 # --- Debian packages -------------------------------------------------------------------
+install_apt() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    echo "deps: installing Debian packages: ${missing[*]}"
+    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "deps: Debian packages present"
+  fi
+}
+
+if [ "${1:-}" = fuzz ]; then
+  # Debian 12's clang 14; libFuzzer and clang's sanitizer runtimes are in libclang-rt-14-dev.
+  install_apt clang libclang-rt-14-dev
+  exit 0
+fi
+
 APT_PACKAGES=(
   build-essential cmake ninja-build pkg-config git
   librdkafka-dev libprotobuf-dev libprotoc-dev protobuf-compiler
@@ -17,18 +42,7 @@ APT_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev libcpp-httplib-dev
   openjdk-17-jdk-headless maven python3-venv
 )
-missing=()
-for p in "${APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "deps: installing Debian packages: ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-else
-  echo "deps: Debian packages present"
-fi
+install_apt "${APT_PACKAGES[@]}"
 
 # --- Python virtualenv with the independent readers and the Confluent serializers ------
 # The stamp holds a hash of the requirements, so editing them re-syncs the venv.
