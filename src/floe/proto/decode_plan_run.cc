@@ -108,10 +108,35 @@ class Runner {
       if (!st.ok()) return st.WithContext("field '" + field.path + "' (number " + std::to_string(number) + ")");
       if (field.oneof >= 0) [[unlikely]] {
         for (std::uint32_t member : m.oneofs[static_cast<std::size_t>(field.oneof)]) {
-          if (member != static_cast<std::uint32_t>(index)) f.slots[member] = Slot{};
+          if (member == static_cast<std::uint32_t>(index) || f.slots[member].head == 0) continue;
+          FLOE_RETURN_IF_ERROR(CheckDiscarded(m.fields[member], f, f.slots[member], depth));
+          f.slots[member] = Slot{};
         }
       }
-      Record(field, f.slots[static_cast<std::size_t>(index)], v, f);
+      Slot& slot = f.slots[static_cast<std::size_t>(index)];
+      if (field.kind == Kind::kString && field.shape != Shape::kRepeated && slot.head != 0) [[unlikely]] {
+        FLOE_RETURN_IF_ERROR(CheckUtf8(field, f.chain[slot.head]));  // written again: the last wins
+      }
+      Record(field, slot, v, f);
+    }
+    return Status::OK();
+  }
+
+  // A value the wire replaces (a singular string written again, a oneof member replaced by
+  // another) never reaches a column, but libprotobuf parses it before dropping it and refuses
+  // the whole message when it is malformed (invalid UTF-8, a broken nested message). It is
+  // checked here too, so that a record is never accepted that libprotobuf, and so the
+  // producer's consumers, would refuse (type_mapping.h: only ever stricter).
+  Status CheckDiscarded(const Field& field, const Frame& f, const Slot& s, int depth) {
+    if (field.kind != Kind::kString && !IsMessageLike(field.kind)) return Status::OK();
+    Runner<false> check(plan_, {}, scratch_, base_);  // frames past `depth` are free while scanning
+    return check.EmitField(field, f, s, depth);
+  }
+
+  Status CheckUtf8(const Field& field, const Occurrence& v) const {
+    if (!arrow::util::ValidateUTF8(std::string_view(v.data, v.size))) [[unlikely]] {
+      return Status::InvalidArgument("field '" + field.path + "' is not valid UTF-8 (the string at byte " +
+                                     std::to_string(v.data == nullptr ? 0 : At(v.data)) + ")");
     }
     return Status::OK();
   }
@@ -218,15 +243,10 @@ class Runner {
         FLOE_PROTO_APPEND(Cast<arrow::DoubleBuilder>(field.item)->Append(x));
         return Status::OK();
       }
-      case Kind::kString: {
-        const std::string_view text(v.data, v.size);
-        if (!arrow::util::ValidateUTF8(text)) [[unlikely]] {
-          return Status::InvalidArgument("field '" + field.path + "' is not valid UTF-8 (the string at byte " +
-                                         std::to_string(v.data == nullptr ? 0 : At(v.data)) + ")");
-        }
-        FLOE_PROTO_APPEND(Cast<arrow::StringBuilder>(field.item)->Append(text));
+      case Kind::kString:
+        FLOE_RETURN_IF_ERROR(CheckUtf8(field, v));
+        FLOE_PROTO_APPEND(Cast<arrow::StringBuilder>(field.item)->Append(std::string_view(v.data, v.size)));
         return Status::OK();
-      }
       case Kind::kBytes:
         FLOE_PROTO_APPEND(Cast<arrow::BinaryBuilder>(field.item)->Append(std::string_view(v.data, v.size)));
         return Status::OK();
@@ -259,6 +279,9 @@ class Runner {
         Status st = in.ReadTag(&number, &wire);
         if (st.ok() && number <= 3 && wires[number] != 0xff && wire == wires[number]) {
           Occurrence& v = got[number];
+          if (has[number] && field.kind == Kind::kWrapper && field.wrapped == Kind::kString) {
+            FLOE_RETURN_IF_ERROR(CheckUtf8(field, v));  // a StringValue written again: the last wins
+          }
           has[number] = true;
           if (wire == kVarint) {
             st = in.ReadVarint(&v.bits);
@@ -359,6 +382,9 @@ class Runner {
     }
     return Status::OK();
   }
+
+  template <bool>
+  friend class Runner;  // Runner<true> checks discarded values with Runner<false>
 
   const Plan& plan_;
   std::span<arrow::ArrayBuilder* const> builders_;

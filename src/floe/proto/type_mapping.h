@@ -46,7 +46,9 @@
 // and unpacked repeated scalars both accepted; unknown fields (of every wire type, groups
 // included) and proto2 extensions skipped. Stricter than libprotobuf, as a bad record: a known
 // field with the wrong wire type (libprotobuf would keep it as an unknown field), invalid
-// UTF-8 in a string, varints over 10 bytes, groups nested deeper than 100 levels. Different:
+// UTF-8 in a string, varints over 10 bytes, groups nested deeper than 100 levels. A value that
+// a later one replaces (a string written twice, a oneof member replaced by another) is checked
+// all the same, as libprotobuf parses it before dropping it. Different:
 // an unknown number of a proto2 (closed) enum is kept as text, where libprotobuf drops it.
 //
 // Column names are the field names as declared (not json_name). Fields are in declaration

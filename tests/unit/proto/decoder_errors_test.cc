@@ -60,6 +60,37 @@ TEST(ProtoDecoderErrorsTest, EachRuleIsNamed) {
   ExpectError(WireEncoder().Tag(0xffffffff, 0).str(), "tag 34359738360 does not fit 32 bits (at byte 0)");
 }
 
+// A value the wire replaces is still checked, as libprotobuf parses it before dropping it: a
+// record libprotobuf refuses is never accepted (found by tests/fuzz proto).
+TEST(ProtoDecoderErrorsTest, ReplacedValuesAreCheckedToo) {
+  constexpr const char* kOneof = R"(syntax = "proto3";
+import "google/protobuf/wrappers.proto";
+message Leaf { string s = 1; }
+message Pick {
+  oneof choice { string text = 1; Leaf leaf = 2; int64 number = 3; }
+  string note = 4;
+  google.protobuf.StringValue wrapped = 5;
+})";
+  auto expect = [&](const std::string& bytes, const std::string& message) {
+    auto d = MakeDecoder(kOneof, "Pick");
+    ASSERT_TRUE(d.decoder);
+    const Status st = d->Append(bytes);
+    EXPECT_EQ(st.code(), StatusCode::kInvalidArgument) << st.ToString();
+    EXPECT_EQ(st.message(), message);
+    EXPECT_EQ(d->Validate(bytes).message(), message);
+    EXPECT_EQ(d->num_rows(), 0);
+  };
+  // A oneof string with invalid UTF-8, then another member.
+  expect(std::string("\x0a\x02\xff\x41\x18\x02", 6), "field 'text' is not valid UTF-8 (the string at byte 2)");
+  // A oneof message with a broken varint inside, then another member.
+  expect(std::string("\x12\x02\x0a\x80\x18\x02", 6),
+         "field 'leaf.s' (number 1): truncated varint: the data ends inside it (at byte 3)");
+  // A singular string written twice: the first one is invalid.
+  expect(std::string("\x22\x01\xff\x22\x01\x41", 6), "field 'note' is not valid UTF-8 (the string at byte 2)");
+  // A StringValue whose value is written twice.
+  expect(std::string("\x2a\x06\x0a\x01\xff\x0a\x01\x41", 8), "field 'wrapped' is not valid UTF-8 (the string at byte 4)");
+}
+
 TEST(ProtoDecoderErrorsTest, NestingTooDeepIsRefused) {
   WireEncoder deep;
   for (int i = 0; i < 101; ++i) deep.Tag(9, 3);
