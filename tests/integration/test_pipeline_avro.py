@@ -9,6 +9,7 @@ import pyarrow.compute as pc
 import pytest
 
 from tests.integration.fixtures.duckdb_ext import connect
+from tests.integration.fixtures.exactly_once import read_rows  # noqa: F401 (other modules import it from here)
 from tests.integration.fixtures.floe_run import FloeRun
 from tests.integration.fixtures.produce import RecordProducer
 
@@ -35,17 +36,6 @@ def order(i: int) -> dict:
 
 def topic_name(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:8]}"
-
-
-def read_rows(floe: FloeRun, table: str) -> dict:
-    """(partition, offset) -> row, asserting no (partition, offset) appears twice."""
-    arrow = floe.table(table).scan().to_arrow()
-    rows = {}
-    for row in arrow.to_pylist():
-        key = (row["_kafka"]["partition"], row["_kafka"]["offset"])
-        assert key not in rows, f"duplicate {key}"
-        rows[key] = row
-    return rows
 
 
 def test_100k_avro_records_over_4_partitions_exactly_once(kafka, schema_registry, floe_bin, tmp_path):

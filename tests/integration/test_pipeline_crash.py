@@ -2,68 +2,31 @@
 is killed with SIGKILL at random moments while records keep arriving, and restarted; two
 processes share a consumer group and one of them is killed and restarted. Afterwards the
 table holds every produced (partition, offset) exactly once."""
-import random
-import threading
 import time
 import uuid
 
+from tests.integration.fixtures.exactly_once import (BackgroundProducer, assert_exactly_once, end_offsets,
+                                                     kill_at_random_moments)
 from tests.integration.fixtures.floe_run import FloeRun
-from tests.integration.fixtures.produce import RecordProducer
-from tests.integration.test_pipeline_avro import ORDER, order, read_rows
+from tests.integration.test_pipeline_avro import ORDER, order
 
 
-class BackgroundProducer(threading.Thread):
-    """Produces `n` Avro records over `seconds`, round-robin over the partitions."""
-
-    def __init__(self, kafka, registry_url, topic, partitions, n, seconds):
-        super().__init__(daemon=True)
-        self.producer = RecordProducer(kafka.bootstrap, registry_url)
-        self.serializer = self.producer.serializer(ORDER)
-        self.topic, self.partitions, self.n, self.seconds = topic, partitions, n, seconds
-        self.sent = None
-
-    def run(self):
-        batch = max(1, self.n // 100)
-        for i in range(self.n):
-            self.producer.send_avro(self.topic, self.serializer, order(i), partition=i % self.partitions)
-            if i % batch == batch - 1:
-                time.sleep(self.seconds / 100)
-        self.sent = self.producer.flush()
-
-
-def assert_exactly_once(floe, table, sent):
-    rows = read_rows(floe, table)  # raises on a duplicate (partition, offset)
-    missing = set(sent) - set(rows)
-    extra = set(rows) - set(sent)
-    assert not missing and not extra, (len(missing), len(extra))
-    for key, row in rows.items():
-        assert row["id"] == sent[key]["id"], key
-
-
-def end_offsets(sent):
-    ends = {}
-    for p, o in sent:
-        ends[p] = max(ends.get(p, 0), o + 1)
-    return ends
+def avro_orders(kafka, registry_url, topic, partitions, n, seconds):
+    """Produces `n` Avro orders over `seconds`, round-robin over the partitions."""
+    return BackgroundProducer(kafka, registry_url, topic, partitions, n, seconds, lambda p: p.serializer(ORDER), order)
 
 
 def test_kill_9_at_random_moments_then_restart(kafka, schema_registry, floe_bin, tmp_path):
     topic = f"crash-{uuid.uuid4().hex[:8]}"
     kafka.create_topic(topic, partitions=4)
-    seed = random.randrange(1 << 30)
-    rng = random.Random(seed)
-    print(f"kill schedule seed {seed}")
-    producing = BackgroundProducer(kafka, schema_registry.url, topic, 4, 40_000, 25)
+    producing = avro_orders(kafka, schema_registry.url, topic, 4, 40_000, 25)
     # Static membership: a restarted process takes its partitions back without waiting
     # for the killed one's session to time out.
     floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap, [{"name": topic, "table": "kafka.crash"}],
                    registry_url=schema_registry.url, group_id=f"g-{topic}",
                    defaults={"commit_interval": "300ms"}, kafka_properties={"group.instance.id": "crash-1"})
     producing.start()
-    for kill in range(10):
-        floe.start()
-        time.sleep(rng.uniform(0.5, 4.0))
-        floe.kill()
+    kill_at_random_moments(floe, 10, 0.5, 4.0)
     producing.join(120)
     assert producing.sent is not None
     result = floe.run_batch()
@@ -78,7 +41,7 @@ def test_kill_9_at_random_moments_then_restart(kafka, schema_registry, floe_bin,
 def test_two_processes_in_one_group_one_killed_and_restarted(kafka, schema_registry, floe_bin, tmp_path):
     topic = f"pair-{uuid.uuid4().hex[:8]}"
     kafka.create_topic(topic, partitions=4)
-    producing = BackgroundProducer(kafka, schema_registry.url, topic, 4, 20_000, 15)
+    producing = avro_orders(kafka, schema_registry.url, topic, 4, 20_000, 15)
     common = dict(registry_url=schema_registry.url, group_id=f"g-{topic}", defaults={"commit_interval": "500ms"})
     topics = [{"name": topic, "table": "kafka.pair"}]
     a = FloeRun(floe_bin, tmp_path / "a", kafka.bootstrap, topics, **common)

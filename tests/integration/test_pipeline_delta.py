@@ -1,17 +1,16 @@
 """`formats: [delta]` (issue #5): the pipeline writes a Delta Lake table — JSON log commits
 with one txn action per Kafka partition — that delta-rs and DuckDB's delta extension read
 exactly once, across schema evolution, checkpoints and kill -9 restarts."""
-import random
-import time
 import uuid
 
 from deltalake import DeltaTable
 
 from tests.integration.fixtures.duckdb_ext import connect
+from tests.integration.fixtures.exactly_once import end_offsets, kill_at_random_moments
 from tests.integration.fixtures.floe_run import FloeRun
 from tests.integration.fixtures.produce import RecordProducer
 from tests.integration.test_pipeline_avro import ORDER, order
-from tests.integration.test_pipeline_crash import BackgroundProducer, end_offsets
+from tests.integration.test_pipeline_crash import avro_orders
 from tests.integration.test_pipeline_evolution import V1, V2
 
 
@@ -108,16 +107,12 @@ def test_delta_schema_evolution_and_checkpoints(kafka, schema_registry, floe_bin
 def test_delta_exactly_once_across_kill_9(kafka, schema_registry, floe_bin, tmp_path):
     topic = f"dcrash-{uuid.uuid4().hex[:8]}"
     kafka.create_topic(topic, partitions=2)
-    rng = random.Random()
-    producing = BackgroundProducer(kafka, schema_registry.url, topic, 2, 10_000, 12)
+    producing = avro_orders(kafka, schema_registry.url, topic, 2, 10_000, 12)
     floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap, [{"name": topic, "table": "lake.crash", "formats": ["delta"]}],
                    registry_url=schema_registry.url, group_id=f"g-{topic}", defaults={"commit_interval": "300ms"},
                    kafka_properties={"group.instance.id": "dcrash-1"})
     producing.start()
-    for _ in range(5):
-        floe.start()
-        time.sleep(rng.uniform(0.5, 3.0))
-        floe.kill()
+    kill_at_random_moments(floe, 5, 0.5, 3.0)
     producing.join(120)
     assert producing.sent is not None
     result = floe.run_batch()

@@ -5,20 +5,16 @@ non-first message (message index [1]) decode as that message; malformed payloads
 error_mode naming the record."""
 import datetime as dt
 import decimal
-import pathlib
 import shutil
 import struct
-import subprocess
-import tempfile
 import uuid
 
 import pytest
-from google.protobuf import descriptor_pb2, descriptor_pool, timestamp_pb2
-from google.protobuf.message_factory import GetMessageClass
 
 from tests.integration.fixtures.duckdb_ext import connect
 from tests.integration.fixtures.floe_run import FloeRun
 from tests.integration.fixtures.produce import RecordProducer
+from tests.integration.fixtures.protobuf import message_classes
 
 pytestmark = pytest.mark.skipif(shutil.which("protoc") is None, reason="protoc not installed (make deps installs it)")
 
@@ -54,20 +50,7 @@ EPOCH = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
 
 
 def compile_classes() -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
-        for name, text in {"acme/money.proto": MONEY, "acme/payment.proto": PAYMENT}.items():
-            path = pathlib.Path(tmp, name)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
-        out = pathlib.Path(tmp, "set.pb")
-        subprocess.run(["protoc", "-I", tmp, "--descriptor_set_out", str(out), "acme/money.proto",
-                        "acme/payment.proto"], check=True, capture_output=True)
-        files = descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes()).file
-    pool = descriptor_pool.DescriptorPool()
-    pool.AddSerializedFile(timestamp_pb2.DESCRIPTOR.serialized_pb)
-    for fd in files:
-        pool.Add(fd)
-    return {name: GetMessageClass(pool.FindMessageTypeByName(name)) for name in ("acme.Payment", "acme.Refund")}
+    return message_classes({"acme/money.proto": MONEY, "acme/payment.proto": PAYMENT}, ("acme.Payment", "acme.Refund"))
 
 
 @pytest.fixture(scope="module")
@@ -94,8 +77,7 @@ def payment(cls, i: int):
 
 
 def serializer(producer: RecordProducer, cls):
-    from confluent_kafka.schema_registry.protobuf import ProtobufSerializer
-    return ProtobufSerializer(cls, producer.registry, {"use.deprecated.format": False})
+    return producer.protobuf_serializer(cls)
 
 
 def topic_name(prefix: str) -> str:
