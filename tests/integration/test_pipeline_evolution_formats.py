@@ -1,8 +1,9 @@
 """Schema evolution of Protobuf and JSON Schema topics (issue #13, keyed on field names as for
 Avro, docs/schema-evolution.md): each new version is registered by the real serializer as the
 subject's next version. Protobuf: an added field becomes a new optional column, a removed field
-stays (null in new rows), int32 -> int64 and float -> double widen, and records of the old
-version still arriving keep working, read back by pyiceberg, DuckDB and delta-rs. An
+stays (null in new rows), int32 -> int64 and float -> double widen (top-level, inside a nested
+message, as list elements and map values), and records of the old version still arriving keep
+working, read back by pyiceberg, DuckDB and delta-rs. An
 incompatible change (string -> int64 of a field of the same name; for JSON Schema string ->
 integer) suspends the topic at the record that brought it, naming topic/partition@offset and the
 field, with the rows before it committed and the offsets stopped there."""
@@ -22,23 +23,32 @@ needs_protoc = pytest.mark.skipif(shutil.which("protoc") is None, reason="protoc
 ITEM_V1 = """syntax = "proto3";
 package floe.evo;
 message Item {
+  message Dims { int32 w = 1; }
   int64 id = 1;
   int32 qty = 2;
   float price = 3;
   string name = 4;
   string legacy = 5;
+  Dims dims = 7;
+  repeated int32 counts = 8;
+  map<string, float> weights = 9;
 }
 """
-# qty and price widened, legacy removed (its number reserved), color added.
+# qty and price widened, legacy removed (its number reserved), color added; inside the nested
+# message, the list and the map: widened too, and a nested field added.
 ITEM_V2 = """syntax = "proto3";
 package floe.evo;
 message Item {
+  message Dims { int64 w = 1; int32 h = 2; }
   reserved 5;
   int64 id = 1;
   int64 qty = 2;
   double price = 3;
   string name = 4;
   optional string color = 6;
+  Dims dims = 7;
+  repeated int64 counts = 8;
+  map<string, double> weights = 9;
 }
 """
 # name: string -> int64, same field name and number.
@@ -72,9 +82,12 @@ def test_protobuf_add_remove_and_widen_mid_stream(kafka, schema_registry, floe_b
     producer = RecordProducer(kafka.bootstrap, schema_registry.url)
     v1_cls, v2_cls = item_class(ITEM_V1), item_class(ITEM_V2)
     v1, v2 = producer.protobuf_serializer(v1_cls), producer.protobuf_serializer(v2_cls)
+    def old(i):
+        return v1_cls(id=i, qty=i, price=i + 0.5, name=f"n{i}", legacy=f"old{i}", dims=v1_cls.Dims(w=i),
+                      counts=[i, i + 1], weights={"a": i + 0.5})
+
     for i in range(100):
-        producer.send_avro(topic, v1, v1_cls(id=i, qty=i, price=i + 0.5, name=f"n{i}", legacy=f"old{i}"),
-                           partition=i % 2)
+        producer.send_avro(topic, v1, old(i), partition=i % 2)
     producer.flush()
     floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap,
                    [{"name": topic, "table": "kafka.pb_items", "value": "protobuf", "formats": ["iceberg", "delta"]}],
@@ -83,17 +96,18 @@ def test_protobuf_add_remove_and_widen_mid_stream(kafka, schema_registry, floe_b
     assert result.returncode == 0, result.stderr[-3000:]
     schema = floe.table("kafka.pb_items").schema()
     # Top-level value columns are optional (docs/types.md: tombstones, dropped fields).
-    assert [(f.name, str(f.field_type), f.required) for f in schema.fields if f.name != "_kafka"] == [
+    assert [(f.name, str(f.field_type), f.required) for f in schema.fields if f.name not in ("_kafka", "dims")] == [
         ("id", "long", False), ("qty", "int", False), ("price", "float", False), ("name", "string", False),
-        ("legacy", "string", False)]
+        ("legacy", "string", False), ("counts", "list<int>", False), ("weights", "map<string, float>", False)]
+    assert [(f.name, str(f.field_type)) for f in schema.find_field("dims").field_type.fields] == [("w", "int")]
 
     big = 1 << 40
     for i in range(100, 200):
-        producer.send_avro(topic, v2, v2_cls(id=i, qty=big + i, price=i + 0.1, name=f"n{i}", color=f"c{i % 3}"),
-                           partition=i % 2)
+        producer.send_avro(topic, v2, v2_cls(id=i, qty=big + i, price=i + 0.1, name=f"n{i}", color=f"c{i % 3}",
+                                             dims=v2_cls.Dims(w=big + i, h=i), counts=[big + i],
+                                             weights={"a": i + 0.1}), partition=i % 2)
     for i in range(200, 220):  # an old producer is still around
-        producer.send_avro(topic, v1, v1_cls(id=i, qty=i, price=i + 0.5, name=f"n{i}", legacy=f"old{i}"),
-                           partition=i % 2)
+        producer.send_avro(topic, v1, old(i), partition=i % 2)
     producer.flush()
     assert subject_versions(producer, f"{topic}-value") == [1, 2]
     result = floe.run_batch()
@@ -101,17 +115,24 @@ def test_protobuf_add_remove_and_widen_mid_stream(kafka, schema_registry, floe_b
     assert "evolved table kafka.pb_items" in result.stderr, result.stderr[-3000:]
 
     table = floe.table("kafka.pb_items")
-    assert [(f.name, str(f.field_type), f.required) for f in table.schema().fields if f.name != "_kafka"] == [
+    schema = table.schema()
+    assert [(f.name, str(f.field_type), f.required) for f in schema.fields if f.name not in ("_kafka", "dims")] == [
         ("id", "long", False), ("qty", "long", False), ("price", "double", False), ("name", "string", False),
-        ("legacy", "string", False), ("color", "string", False)]
+        ("legacy", "string", False), ("counts", "list<long>", False), ("weights", "map<string, double>", False),
+        ("color", "string", False)]
+    assert [(f.name, str(f.field_type)) for f in schema.find_field("dims").field_type.fields] == [
+        ("w", "long"), ("h", "int")]
+    assert not schema.find_field("dims.h").required
     rows = {r["id"]: r for r in read_rows(floe, "kafka.pb_items").values()}
     assert sorted(rows) == list(range(220))
     for i, row in rows.items():
         if 100 <= i < 200:
-            want = (big + i, i + 0.1, f"n{i}", None, f"c{i % 3}")
-        else:  # v1 rows: int and float values widened (i + 0.5 is exact in a float), no color
-            want = (i, i + 0.5, f"n{i}", f"old{i}", None)
-        assert (row["qty"], row["price"], row["name"], row["legacy"], row["color"]) == want, row
+            want = (big + i, i + 0.1, f"n{i}", None, f"c{i % 3}", {"w": big + i, "h": i}, [big + i], [("a", i + 0.1)])
+        else:  # v1 rows: int and float values widened (i + 0.5 is exact in a float), no color, no dims.h
+            want = (i, i + 0.5, f"n{i}", f"old{i}", None, {"w": i, "h": None}, [i, i + 1], [("a", i + 0.5)])
+        got = (row["qty"], row["price"], row["name"], row["legacy"], row["color"], row["dims"], row["counts"],
+               row["weights"])
+        assert got == want, row
 
     got = connect().execute(f"SELECT count(*), count(legacy), count(color), max(qty) "
                             f"FROM iceberg_scan('{table.metadata_location}')").fetchone()
@@ -121,9 +142,10 @@ def test_protobuf_add_remove_and_widen_mid_stream(kafka, schema_registry, floe_b
     fields = {f.name: f for f in delta.schema().fields}
     assert fields["qty"].type.type == "long" and fields["price"].type.type == "double"
     assert fields["legacy"].nullable and fields["color"].nullable
-    data = delta.to_pyarrow_table(columns=["id", "qty", "color"]).to_pylist()
-    assert sorted((r["id"], r["qty"], r["color"]) for r in data) == sorted(
-        (i, rows[i]["qty"], rows[i]["color"]) for i in range(220))
+    columns = ["id", "qty", "price", "color", "legacy", "dims", "counts", "weights"]
+    data = delta.to_pyarrow_table(columns=columns).to_pylist()
+    assert sorted((tuple(r[c] for c in columns) for r in data), key=lambda t: t[0]) == [
+        tuple(rows[i][c] for c in columns) for i in range(220)]
 
 
 @needs_protoc
