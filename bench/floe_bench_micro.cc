@@ -2,6 +2,10 @@
 //   BM_EncodeEvent   — BinaryWriter (the producer side; for scale only)
 //   BM_AvroDecode    — RecordBatchDecoder::Append into Arrow builders, + Flush per batch
 //   BM_ParquetEncode — ParquetFileWriter, zstd level 3, into memory (no disk)
+//   BM_Decode/<format> — the decoder seam as `floe run` uses it, per payload format (bench/event.h,
+//                      payload_path.h): avro, protobuf, json_schema, json (schemaless: FitOrWiden
+//                      + decode per record), into Arrow, + Flush per batch
+//   BM_EncodeEventAs/<format> — the producer's encoders (for scale only)
 // items/s is records/s; bytes/s is Avro payload bytes for decode, Arrow buffer bytes for encode.
 #include <arrow/io/memory.h>
 #include <arrow/util/byte_size.h>
@@ -14,6 +18,7 @@
 #include "floe/avro/datum_decoder.h"
 #include "floe/avro/schema.h"
 #include "floe/columnar/parquet_file_writer.h"
+#include "payload_path.h"
 
 namespace {
 
@@ -92,6 +97,49 @@ void BM_ParquetEncode(benchmark::State& state) {
   state.counters["parquet_bytes_per_row"] = static_cast<double>(file_bytes) / kBatch;
 }
 BENCHMARK(BM_ParquetEncode)->Unit(benchmark::kMillisecond);
+
+constexpr floe::bench::Format kFormats[] = {floe::bench::Format::kAvro, floe::bench::Format::kProtobuf,
+                                           floe::bench::Format::kJsonSchema, floe::bench::Format::kJson};
+
+void BM_Decode(benchmark::State& state) {
+  const auto format = kFormats[state.range(0)];
+  state.SetLabel(std::string(floe::bench::FormatName(format)));
+  auto events = floe::bench::EncodeEvents(format, 0, kBatch, 1'700'000'000'000);
+  const std::string prefix = floe::bench::PayloadPrefix(format);
+  std::int64_t bytes = 0;
+  for (auto& e : events) {
+    e.insert(0, prefix);
+    bytes += static_cast<std::int64_t>(e.size());
+  }
+  auto path = Check(floe::bench::Payload::Make(format, events));
+  auto decoder = Check(path.schema->NewDecoder());
+  for (auto _ : state) {
+    for (const auto& e : events) {
+      if (const auto st = path.Append(*decoder, e); !st.ok()) {
+        std::cerr << st.ToString() << std::endl;
+        std::abort();
+      }
+    }
+    benchmark::DoNotOptimize(Check(decoder->Flush()));
+  }
+  state.SetItemsProcessed(state.iterations() * kBatch);
+  state.SetBytesProcessed(state.iterations() * bytes);
+}
+BENCHMARK(BM_Decode)->DenseRange(0, 3)->Unit(benchmark::kMillisecond);
+
+void BM_EncodeEventAs(benchmark::State& state) {
+  const auto format = kFormats[state.range(0)];
+  state.SetLabel(std::string(floe::bench::FormatName(format)));
+  std::string out;
+  std::uint64_t i = 0;
+  for (auto _ : state) {
+    out.clear();
+    floe::bench::AppendFramedEvent(format, 1, i++, 1'700'000'000'000, out);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_EncodeEventAs)->DenseRange(0, 3);
 
 }  // namespace
 
