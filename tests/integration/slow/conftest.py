@@ -4,10 +4,15 @@ Collected only when FLOE_SLOW_TESTS=1 (`make test-slow` sets it), so `make test`
 `pytest tests/integration`, neither imports pyspark nor starts a JVM. Spark comes from
 scripts/spark/install.sh: pyspark in .deps/spark-py (put on sys.path here, and on the
 PYTHONPATH that Spark's Python workers inherit) and the Iceberg runtime jar in .deps/spark-jars.
-The fixtures of tests/integration/conftest.py (floe_bin, tool) apply here as well."""
+The fixtures of tests/integration/conftest.py (floe_bin, tool, kafka, schema_registry) apply
+here as well. Each module that uses them gets one Floe catalog server (`server`, `catalog`) and
+one local Spark session (`spark`: local[2], 1 GiB driver) for all its tests."""
 import os
 import pathlib
+import subprocess
 import sys
+
+import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 SPARK_PY = ROOT / ".deps" / "spark-py"
@@ -25,3 +30,78 @@ if ENABLED and SPARK_PY.is_dir() and str(SPARK_PY) not in sys.path:
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: the slow tier (Spark); runs only with FLOE_SLOW_TESTS=1")
+
+
+# Imported after sys.path holds the repository (tests/integration/conftest.py puts it there).
+from tests.integration.fixtures.floe_process import FloeCatalogServer  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server(floe_bin, tmp_path_factory):
+    with FloeCatalogServer(floe_bin, tmp_path_factory.mktemp("spark-rest") / "warehouse") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def catalog(server):
+    from pyiceberg.catalog.rest import RestCatalog
+    return RestCatalog("floe", uri=server.url)
+
+
+@pytest.fixture(scope="module")
+def spark(server, tmp_path_factory):
+    try:
+        from pyspark import SparkContext
+        from pyspark.sql import SparkSession
+    except ImportError as e:
+        pytest.fail(f"pyspark is not importable ({e}): run scripts/spark/install.sh (or `make test-slow`)")
+    jars = sorted(SPARK_JARS.glob("iceberg-spark-runtime-*.jar"))
+    assert jars, f"no Iceberg Spark runtime in {SPARK_JARS}: run scripts/spark/install.sh"
+    work = tmp_path_factory.mktemp("spark")
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    os.environ["SPARK_LOCAL_DIRS"] = str(work / "local")
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    conf = {
+        "spark.master": "local[2]",
+        "spark.app.name": "floe-slow-tests",
+        "spark.driver.memory": "1g",
+        "spark.driver.host": "127.0.0.1",
+        "spark.driver.bindAddress": "127.0.0.1",
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.sql.shuffle.partitions": "2",
+        "spark.sql.session.timeZone": "UTC",
+        "spark.sql.warehouse.dir": str(work / "spark-warehouse"),
+        "spark.driver.extraJavaOptions": f"-Djava.io.tmpdir={work} -Dderby.system.home={work}",
+        # A local jar: never spark.jars.packages, which would resolve from a repository at run time.
+        "spark.jars": str(jars[-1]),
+        "spark.sql.extensions": "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions",
+        "spark.sql.catalog.floe": "org.apache.iceberg.spark.SparkCatalog",
+        "spark.sql.catalog.floe.type": "rest",
+        "spark.sql.catalog.floe.uri": server.url,
+    }
+    builder = SparkSession.builder
+    for key, value in conf.items():
+        builder = builder.config(key, value)
+    session = builder.getOrCreate()
+    session.sparkContext.setLogLevel("WARN")
+    gateway = SparkContext._gateway
+    try:
+        yield session
+    finally:
+        session.stop()
+        # session.stop() leaves the JVM up for a later session; end it, so no java process
+        # outlives the module: closing its stdin makes the gateway JVM exit.
+        proc = getattr(gateway, "proc", None)
+        gateway.shutdown()
+        SparkContext._gateway = None
+        SparkContext._jvm = None
+        if proc is not None:
+            if proc.stdin:
+                proc.stdin.close()
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()

@@ -8,25 +8,18 @@ module. Nothing is downloaded at run time: pyspark and the runtime jar come from
 scripts/spark/install.sh (see docs/testing-with-spark.md); run with `make test-slow`."""
 import datetime as dt
 import json
-import os
 import pathlib
 import subprocess
-import sys
 import uuid
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from pyiceberg.catalog.rest import RestCatalog
 from pyiceberg.transforms import DayTransform
 from pyiceberg.types import DoubleType, LongType, StringType, TimestamptzType
 
-from tests.integration.fixtures.floe_process import FloeCatalogServer
-
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
-ROOT = pathlib.Path(__file__).resolve().parents[3]
-SPARK_JARS = ROOT / ".deps" / "spark-jars"
 UTC = dt.timezone.utc
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -37,76 +30,6 @@ def micros(ts: dt.datetime) -> int:
 
 def unique(prefix: str) -> str:
     return f"{prefix}_{uuid.uuid4().hex[:8]}"
-
-
-@pytest.fixture(scope="module")
-def server(floe_bin, tmp_path_factory):
-    with FloeCatalogServer(floe_bin, tmp_path_factory.mktemp("spark-rest") / "warehouse") as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
-def catalog(server):
-    return RestCatalog("floe", uri=server.url)
-
-
-@pytest.fixture(scope="module")
-def spark(server, tmp_path_factory):
-    try:
-        from pyspark import SparkContext
-        from pyspark.sql import SparkSession
-    except ImportError as e:
-        pytest.fail(f"pyspark is not importable ({e}): run scripts/spark/install.sh (or `make test-slow`)")
-    jars = sorted(SPARK_JARS.glob("iceberg-spark-runtime-*.jar"))
-    assert jars, f"no Iceberg Spark runtime in {SPARK_JARS}: run scripts/spark/install.sh"
-    work = tmp_path_factory.mktemp("spark")
-    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    os.environ["SPARK_LOCAL_DIRS"] = str(work / "local")
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
-    conf = {
-        "spark.master": "local[2]",
-        "spark.app.name": "floe-slow-tests",
-        "spark.driver.memory": "1g",
-        "spark.driver.host": "127.0.0.1",
-        "spark.driver.bindAddress": "127.0.0.1",
-        "spark.ui.enabled": "false",
-        "spark.ui.showConsoleProgress": "false",
-        "spark.sql.shuffle.partitions": "2",
-        "spark.sql.session.timeZone": "UTC",
-        "spark.sql.warehouse.dir": str(work / "spark-warehouse"),
-        "spark.driver.extraJavaOptions": f"-Djava.io.tmpdir={work} -Dderby.system.home={work}",
-        # A local jar: never spark.jars.packages, which would resolve from a repository at run time.
-        "spark.jars": str(jars[-1]),
-        "spark.sql.extensions": "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions",
-        "spark.sql.catalog.floe": "org.apache.iceberg.spark.SparkCatalog",
-        "spark.sql.catalog.floe.type": "rest",
-        "spark.sql.catalog.floe.uri": server.url,
-    }
-    builder = SparkSession.builder
-    for key, value in conf.items():
-        builder = builder.config(key, value)
-    session = builder.getOrCreate()
-    session.sparkContext.setLogLevel("WARN")
-    gateway = SparkContext._gateway
-    try:
-        yield session
-    finally:
-        session.stop()
-        # session.stop() leaves the JVM up for a later session; end it, so no java process
-        # outlives the module: closing its stdin makes the gateway JVM exit.
-        proc = getattr(gateway, "proc", None)
-        gateway.shutdown()
-        SparkContext._gateway = None
-        SparkContext._jvm = None
-        if proc is not None:
-            if proc.stdin:
-                proc.stdin.close()
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
 
 
 def floe_append(tool, server, table: str, data: pa.Table, path: pathlib.Path, *extra: str) -> dict:
