@@ -202,6 +202,7 @@ const std::vector<std::pair<std::string, PayloadFormat>> kPayloadFormats = {
 const std::vector<std::pair<std::string, ErrorMode>> kErrorModes = {
     {"suspend", ErrorMode::kSuspend}, {"skip", ErrorMode::kSkip}, {"dlq", ErrorMode::kDlq}};
 const std::vector<std::pair<std::string, SystemColumns>> kSystemColumns = {
+const std::vector<std::pair<std::string, bool>> kJsonConflicts = {{"error", false}, {"as_text", true}};
     {"nested", SystemColumns::kNested}, {"tableflow", SystemColumns::kTableflow}};
 const std::vector<std::pair<std::string, TableFormat>> kTableFormats = {
     {"iceberg", TableFormat::kIceberg}, {"delta", TableFormat::kDelta}};
@@ -261,8 +262,8 @@ void ReadTopic(ConfigReader& r, const YAML::Node& node, const std::string& path,
   t.error_mode = d.error_mode;
   t.system_columns = d.system_columns;
   t.formats = d.formats;
-  if (!r.ExpectMap(node, path, {"name", "pattern", "table", "value", "key", "message", "partition_by", "dlq_topic",
-                                "commit_interval", "target_file_size", "error_mode", "system_columns", "formats"}))
+  if (!r.ExpectMap(node, path, {"name", "pattern", "table", "value", "key", "message", "json_conflicts", "partition_by",
+                                "dlq_topic", "commit_interval", "target_file_size", "error_mode", "system_columns", "formats"}))
     return;
   r.Assign(node, path, "name", t.name);
   r.Assign(node, path, "pattern", t.pattern);
@@ -287,6 +288,12 @@ void ReadTopic(ConfigReader& r, const YAML::Node& node, const std::string& path,
   }
   if (auto v = r.StringList(node, path, "partition_by")) {
     for (std::size_t i = 0; i < v->size(); ++i) {
+  if (auto v = r.Choice(node, path, "json_conflicts", kJsonConflicts)) {
+    t.json_conflicts_as_text = *v;
+    if (t.value != PayloadFormat::kJson) {
+      r.Error(node["json_conflicts"], path + ".json_conflicts", "only for schemaless JSON values (value: json)");
+    }
+  }
       if (!IsPartitionExpression((*v)[i])) {
         r.Error(node["partition_by"][i], path + ".partition_by",
                 "'" + (*v)[i] + "' is not a column or a transform such as day(col), bucket[16](col), truncate[4](col)");

@@ -94,6 +94,9 @@ Result<FloeConfig> ParseConfig(const std::string& yaml_text, const std::string& 
 // Reads the file, then ParseConfig.
 Result<FloeConfig> LoadConfigFile(const std::string& path);
 
+  // Schemaless JSON values (value: json): a property whose type conflicts with its inferred
+  // column makes the column JSON text (`json_conflicts: as_text`) instead of failing the record.
+  bool json_conflicts_as_text = false;
 // The built-in catalog's database: catalog.uri when set, else a SQLite file beside a local
 // warehouse (<warehouse>/catalog.db). An object-store warehouse needs an explicit uri.
 Result<std::string> DefaultCatalogUri(const FloeConfig& config);

@@ -95,8 +95,8 @@ Result<TopicState*> Materializer::Impl::TopicFor(const std::string& name) {
   auto topic = std::make_unique<TopicState>();
   topic->config = *config;
   topic->config.name = name;
-  topic->schemas = std::make_unique<WriterSchemas>(topic->config, registry_.get());
   FLOE_ASSIGN_OR_RETURN(topic->table, seams_.open_sink(topic->config));
+  topic->schemas = std::make_unique<WriterSchemas>(topic->config, registry_.get(), topic->table.get());
   const Labels topic_label{{"topic", name}};
   topic->metrics.consumed = &metrics_.GetCounter("floe_records_consumed_total", "Records read from Kafka", topic_label);
   topic->metrics.written = &metrics_.GetCounter("floe_records_written_total", "Records committed to the table", topic_label);

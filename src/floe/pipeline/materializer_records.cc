@@ -46,6 +46,7 @@ void Materializer::Impl::Handle(kafka::Record record) {
     if (!change->record_error.ok()) return BadRecord(topic, state, record, change->record_error);
     if (!change->changes.empty()) topic.table_metrics.evolutions->Increment();
     topic.in_table.insert(schema);
+    topic.schemas->Accepted(*schema);
   }
   auto appended = buffer.Append(record, *schema, payload, key_payload);
   if (!appended.ok()) return Fail(topic, state, record, appended);

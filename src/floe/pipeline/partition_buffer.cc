@@ -3,6 +3,7 @@
 #include <arrow/api.h>
 
 #include "floe/core/arrow_interop.h"
+#include "floe/pipeline/payload_formats.h"
 
 namespace floe::pipeline {
 
@@ -30,8 +31,8 @@ Result<std::unique_ptr<PartitionBuffer>> PartitionBuffer::Make(const TopicConfig
   b->committed_ = committed;
   b->next_offset_ = committed;
   if (auto key = KeyField(topic)) {
-    const auto raw = topic.key == PayloadFormat::kString ? columnar::RawFormat::kString : columnar::RawFormat::kBytes;
-    FLOE_ASSIGN_OR_RETURN(b->key_, columnar::RawPayloadSchema(raw, key->name())->NewDecoder());
+    FLOE_ASSIGN_OR_RETURN(auto payload, UnframedKeyPayloadSchema(topic.key, key->name()));
+    FLOE_ASSIGN_OR_RETURN(b->key_, payload->NewDecoder());
   }
   const auto layout = topic.system_columns == SystemColumns::kTableflow ? columnar::SystemColumnsLayout::kTableflow
                                                                         : columnar::SystemColumnsLayout::kNested;

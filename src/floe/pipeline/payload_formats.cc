@@ -83,13 +83,25 @@ Status CheckDecodable(PayloadFormat format, PayloadRole role) {
     case PayloadFormat::kAvro:
     case PayloadFormat::kJsonSchema:
     case PayloadFormat::kProtobuf:
+    case PayloadFormat::kJson:
     case PayloadFormat::kAuto:
     case PayloadFormat::kString:
     case PayloadFormat::kBytes:
       return Status::OK();
+  }
+  return Status::Unsupported(std::string(RoleName(role)) + " format '" + std::string(PayloadFormatName(format)) +
+                             "' is not supported by floe run");
+}
+
+Result<std::shared_ptr<const columnar::PayloadSchema>> UnframedKeyPayloadSchema(PayloadFormat format,
+                                                                                const std::string& column) {
+  switch (format) {
+    case PayloadFormat::kString: return columnar::RawPayloadSchema(columnar::RawFormat::kString, column);
+    case PayloadFormat::kBytes: return columnar::RawPayloadSchema(columnar::RawFormat::kBytes, column);
+    // The empty JSON Schema admits any value, and maps to JSON text (json/schema_mapping.h).
+    case PayloadFormat::kJson: return json::JsonSchemaKeyPayloadSchema("{}", column);
     default:
-      return Status::Unsupported(std::string(RoleName(role)) + " format '" + std::string(PayloadFormatName(format)) +
-                                 "' is not supported by floe run yet (auto, avro, protobuf, json_schema, string and bytes are)");
+      return Status::InvalidArgument("key format '" + std::string(PayloadFormatName(format)) + "' is framed by a schema registry");
   }
 }
 

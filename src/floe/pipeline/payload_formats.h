@@ -20,6 +20,11 @@ enum class PayloadRole { kValue, kKey };
 // The formats `floe run` decodes today, with a clear refusal for the others (checked at start).
 Status CheckDecodable(PayloadFormat format, PayloadRole role);
 
+// Keys without a registry (`key: string | bytes | json`): one column `column`, of utf8, binary
+// or JSON text (any JSON value, a string as itself, anything else as its compact text).
+Result<std::shared_ptr<const columnar::PayloadSchema>> UnframedKeyPayloadSchema(PayloadFormat format,
+                                                                                const std::string& column);
+
 // What one record's bytes after the schema id decode as.
 struct SelectedSchema {
   // Tells apart the writer schemas of one registry id (Protobuf: the message index path,

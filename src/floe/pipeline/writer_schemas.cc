@@ -22,7 +22,9 @@ columnar::SystemColumnsLayout Layout(const TopicConfig& topic) {
 
 std::shared_ptr<arrow::Field> KeyField(const TopicConfig& topic) {
   if (UsesSchemaRegistry(topic.key)) return nullptr;
-  if (topic.key == PayloadFormat::kString) return arrow::field(std::string(kKeyColumn), arrow::utf8(), true);
+  if (topic.key == PayloadFormat::kString || topic.key == PayloadFormat::kJson) {
+    return arrow::field(std::string(kKeyColumn), arrow::utf8(), true);
+  }
   // Tableflow always has a top-level key column; the nested layout keeps raw keys in _kafka.key.
   if (topic.system_columns == SystemColumns::kTableflow) {
     return arrow::field(std::string(kKeyColumn), arrow::binary(), true);
@@ -30,8 +32,8 @@ std::shared_ptr<arrow::Field> KeyField(const TopicConfig& topic) {
   return nullptr;
 }
 
-WriterSchemas::WriterSchemas(const TopicConfig& topic, registry::Client* registry)
-    : topic_(topic), registry_(registry) {
+WriterSchemas::WriterSchemas(const TopicConfig& topic, registry::Client* registry, sink::TableSink* table)
+    : topic_(topic), registry_(registry), table_(table) {
   if (auto key = KeyField(topic)) extra_fields_.push_back(key);
   for (const auto& f : columnar::SystemColumnsBuilder::Fields(Layout(topic))) extra_fields_.push_back(f);
 
@@ -41,6 +43,9 @@ WriterSchemas::WriterSchemas(const TopicConfig& topic, registry::Client* registr
     return;
   }
   tombstone_ = std::move(*tombstone);
+  if (topic.value == PayloadFormat::kJson) {
+    inference_ = std::make_unique<json::Inference>(json::InferenceOptions{topic.json_conflicts_as_text});
+  }
   if (topic.value == PayloadFormat::kString || topic.value == PayloadFormat::kBytes) {
     auto raw = Make(kRawSchemaId, columnar::RawPayloadSchema(topic.value == PayloadFormat::kString
                                                                  ? columnar::RawFormat::kString
@@ -87,6 +92,7 @@ Result<WriterSchemas::Resolved> WriterSchemas::Resolve(std::string_view value) {
   if (topic_.value == PayloadFormat::kString || topic_.value == PayloadFormat::kBytes) {
     return Resolved{raw_.get(), value};
   }
+  if (topic_.value == PayloadFormat::kJson) return ResolveInferred(value);
   FLOE_RETURN_IF_ERROR(CheckDecodable(topic_.value, PayloadRole::kValue));
   FLOE_ASSIGN_OR_RETURN(auto framed, registry::ParseWireFormat(value));
   const std::string where = "schema id " + std::to_string(framed.schema_id);
@@ -143,6 +149,7 @@ Result<const WriterSchema*> WriterSchemas::WithKey(const WriterSchema* value, co
       return made.status().WithContext("key schema id " + std::to_string(key->id));
     }
     slot = std::move(*made);
+    slot->inferred = value->inferred;
   }
   return slot.get();
 }

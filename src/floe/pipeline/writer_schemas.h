@@ -5,7 +5,9 @@
 // its records decode into and their decoders (columnar/value_decoder.h), and (b) the table
 // columns it needs — value fields, the decoded key, the system columns — as an Iceberg schema
 // that the sink merges into the table's (schema/evolution.h). string/bytes values and
-// tombstones have one fixed writer schema each.
+// tombstones have one fixed writer schema each. Schemaless JSON values (`value: json`) have
+// the schema inferred so far (writer_schemas_inferred.cc): it starts as the table's columns
+// and widens when a record brings a property or type it lacks.
 #include <arrow/type_fwd.h>
 
 #include <cstdint>
@@ -16,9 +18,11 @@
 #include "floe/columnar/value_decoder.h"
 #include "floe/core/config.h"
 #include "floe/core/result.h"
+#include "floe/json/inference.h"
 #include "floe/pipeline/payload_formats.h"
 #include "floe/registry/client.h"
 #include "floe/schema/types.h"
+#include "floe/sink/table_sink.h"
 
 namespace floe::pipeline {
 
@@ -26,6 +30,7 @@ inline constexpr std::string_view kKeyColumn = "key";
 inline constexpr std::string_view kRawValueColumn = "value";
 inline constexpr std::int32_t kRawSchemaId = -1;        // string / bytes values
 inline constexpr std::int32_t kTombstoneSchemaId = -2;  // null values
+inline constexpr std::int32_t kInferredSchemaId = -3;   // schemaless JSON values
 
 // The writer schema of a registry key (`key: avro`), which becomes the `key` column.
 struct KeySchema {
@@ -40,12 +45,14 @@ struct WriterSchema {
   std::shared_ptr<arrow::Schema> columns;   // the value columns a segment of such records has
   const KeySchema* key = nullptr;           // a registry key that is not null: its schema
   schema::Schema table_columns;             // value, key and system columns as Iceberg columns (ids not final)
+  int inferred = -1;                        // schemaless JSON: which inferred type (WriterSchemas::inferred_)
 };
 
 class WriterSchemas {
  public:
-  // `registry` may be null for topics whose value format needs none.
-  WriterSchemas(const TopicConfig& topic, registry::Client* registry);
+  // `registry` may be null for topics whose value format needs none. `table` is where
+  // schemaless JSON topics read the columns inferred before (may be null for other formats).
+  WriterSchemas(const TopicConfig& topic, registry::Client* registry, sink::TableSink* table = nullptr);
 
   struct Resolved {
     const WriterSchema* schema = nullptr;
@@ -56,6 +63,11 @@ class WriterSchemas {
   // unreachable (retry later, never skip).
   Result<Resolved> Resolve(std::string_view value);
   const WriterSchema& tombstone() const { return *tombstone_; }
+
+  // The table now holds `schema`'s columns. For schemaless JSON, a widened type becomes the
+  // one later records are checked against only then: a widening the table refuses (e.g.
+  // long to double) fails that record alone, not every record after it.
+  void Accepted(const WriterSchema& schema);
 
   // A registry key (`key: avro`): the key's schema and payload, like Resolve for values.
   struct ResolvedKey {
@@ -76,6 +88,10 @@ class WriterSchemas {
                                              const KeySchema* key = nullptr) const;
   // The registry schema `id` parsed for `role`, cached (failures are not: kUnavailable retries).
   Result<RegistrySchema*> Parsed(std::int32_t id, PayloadRole role);
+  // Schemaless JSON (writer_schemas_inferred.cc).
+  Result<Resolved> ResolveInferred(std::string_view value);
+  Status SeedInferred();
+  Result<const WriterSchema*> InferredSchema(json::JsonType type);
 
   const TopicConfig& topic_;
   registry::Client* registry_;
@@ -87,6 +103,16 @@ class WriterSchemas {
   std::map<std::pair<std::int32_t, std::string>, std::unique_ptr<WriterSchema>> by_id_;
   std::map<std::pair<std::int32_t, std::string>, std::unique_ptr<KeySchema>> keys_by_id_;
   std::map<std::pair<const WriterSchema*, const KeySchema*>, std::unique_ptr<WriterSchema>> with_key_;
+  // Schemaless JSON: every type inferred so far with its writer schema (kept: segments and
+  // caches point at them), and the one the table holds (null until read from the table).
+  struct Inferred {
+    json::JsonType type;
+    std::unique_ptr<WriterSchema> schema;
+  };
+  sink::TableSink* table_;
+  std::unique_ptr<json::Inference> inference_;
+  std::vector<Inferred> inferred_;
+  int accepted_ = -1;
   Status init_;
 };
 

@@ -28,6 +28,13 @@ Result<TopicOffsets> DeltaSink::LoadOffsets() {
   return offsets;
 }
 
+Result<std::optional<schema::Schema>> DeltaSink::Columns() {
+  auto state = LoadState();
+  if (!state.ok()) return state.status().WithContext("table " + name());
+  if (state->version < 0) return std::optional<schema::Schema>();
+  return std::optional<schema::Schema>(state->schema);
+}
+
 Result<CommitReport> DeltaSink::CommitWritten(delta::TableState state, const std::vector<PartitionFlush>& flushes,
                                               const std::vector<std::vector<WrittenDataFile>>& written) {
   auto report = committer_.Commit(std::move(state), flushes, written);

@@ -24,6 +24,7 @@ class DeltaSink final : public TableSink {
 
   std::string name() const override { return name_; }
   Result<TopicOffsets> LoadOffsets() override;
+  Result<std::optional<schema::Schema>> Columns() override;
   Result<SchemaChange> EnsureColumns(const schema::Schema& columns) override { return schemas_.EnsureColumns(columns); }
   Result<CommitReport> Commit(const std::vector<PartitionFlush>& flushes) override;
 

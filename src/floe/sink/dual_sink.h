@@ -23,6 +23,8 @@ class DualSink final : public TableSink {
 
   std::string name() const override { return iceberg_->name() + " (iceberg+delta)"; }
   Result<TopicOffsets> LoadOffsets() override;
+  // Iceberg's: the dual sink keeps Delta's schema equal to it.
+  Result<std::optional<schema::Schema>> Columns() override { return iceberg_->Columns(); }
   Result<SchemaChange> EnsureColumns(const schema::Schema& columns) override;
   Result<CommitReport> Commit(const std::vector<PartitionFlush>& flushes) override;
 

@@ -20,6 +20,17 @@ Result<TopicOffsets> IcebergSink::LoadOffsets() {
   return offsets;
 }
 
+Result<std::optional<schema::Schema>> IcebergSink::Columns() {
+  auto loaded = Load();
+  if (!loaded.ok()) {
+    if (loaded.status().code() == StatusCode::kNotFound) return std::optional<schema::Schema>();
+    return loaded.status();
+  }
+  const schema::Schema* current = loaded->metadata.CurrentSchema();
+  if (current == nullptr) return Status::Internal("table " + name() + ": its metadata has no current schema");
+  return std::optional<schema::Schema>(*current);
+}
+
 Result<std::vector<std::vector<WrittenDataFile>>> IcebergSink::WriteFiles(const catalog::LoadedTable& table,
                                                                           const std::vector<PartitionFlush>& flushes) {
   FLOE_ASSIGN_OR_RETURN(auto io, storage::FileIO::Open(table.metadata.location));

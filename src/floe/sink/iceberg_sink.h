@@ -21,6 +21,7 @@ class IcebergSink final : public TableSink {
 
   std::string name() const override { return schemas_.name(); }
   Result<TopicOffsets> LoadOffsets() override;
+  Result<std::optional<schema::Schema>> Columns() override;
   Result<SchemaChange> EnsureColumns(const schema::Schema& columns) override { return schemas_.EnsureColumns(columns); }
   Result<CommitReport> Commit(const std::vector<PartitionFlush>& flushes) override;
 

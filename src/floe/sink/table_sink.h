@@ -63,6 +63,9 @@ class TableSink {
   virtual std::string name() const = 0;
   // The offsets the table holds, fresh; empty when the table does not exist yet.
   virtual Result<TopicOffsets> LoadOffsets() = 0;
+  // The table's columns as they stand, fresh; nullopt when the table does not exist yet.
+  // (Schemaless topics start their inferred schema from them.)
+  virtual Result<std::optional<schema::Schema>> Columns() = 0;
   // Makes the table hold `columns`: creates it, or merges the columns into its schema and
   // commits the new schema. An incompatible change is reported in record_error (the record
   // that brought the schema is at fault); other errors (catalog, partition_by) are the Status.

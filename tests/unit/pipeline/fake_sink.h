@@ -235,6 +235,8 @@ class FakeSink final : public sink::TableSink {
   explicit FakeSink(std::shared_ptr<FakeTable> table) : table_(std::move(table)) {}
   std::string name() const override { return table_->name(); }
   Result<sink::TopicOffsets> LoadOffsets() override { return table_->LoadOffsets(); }
+  // The fake keeps rows, not columns: as far as schemaless topics can tell, it has none yet.
+  Result<std::optional<schema::Schema>> Columns() override { return std::optional<schema::Schema>(); }
   Result<sink::SchemaChange> EnsureColumns(const schema::Schema& columns) override {
     return table_->EnsureColumns(columns);
   }
