@@ -3,7 +3,8 @@ Avro, docs/schema-evolution.md): each new version is registered by the real seri
 subject's next version. Protobuf: an added field becomes a new optional column, a removed field
 stays (null in new rows), int32 -> int64 and float -> double widen (top-level, inside a nested
 message, as list elements and map values), and records of the old version still arriving keep
-working, read back by pyiceberg, DuckDB and delta-rs. An
+working, read back by pyiceberg, DuckDB and delta-rs; JSON Schema likewise (Connect int32 ->
+integer, float32 -> number, a property removed, one added). An
 incompatible change (string -> int64 of a field of the same name; for JSON Schema string ->
 integer) suspends the topic at the record that brought it, naming topic/partition@offset and the
 field, with the rows before it committed and the offsets stopped there."""
@@ -200,3 +201,42 @@ def test_json_schema_incompatible_change_suspends_at_the_record(kafka, schema_re
     assert f"{topic}/0@10" in line and "field 'name'" in line and "string" in line and "long" in line, line
     assert sorted(r["id"] for r in read_rows(floe, "kafka.js_evobad").values()) == list(range(10))
     assert floe.committed_offsets("kafka.js_evobad") == {topic: {0: 10}}
+
+
+def test_json_schema_remove_and_widen_mid_stream(kafka, schema_registry, floe_bin, tmp_path):
+    """JSON Schema's twin of the Protobuf test: Connect's int32 -> integer and float32 -> number
+    widen, a removed property stays (null), an added one becomes an optional column."""
+    topic = topic_name("js-evo")
+    kafka.create_topic(topic, partitions=1)
+    producer = RecordProducer(kafka.bootstrap, schema_registry.url)
+    v1 = producer.json_serializer({"type": "object", "properties": {
+        "id": {"type": "integer"}, "qty": {"type": "integer", "connect.type": "int32"},
+        "price": {"type": "number", "connect.type": "float32"}, "legacy": {"type": "string"}},
+        "required": ["id", "qty", "price", "legacy"]})
+    v2 = producer.json_serializer({"type": "object", "properties": {
+        "id": {"type": "integer"}, "qty": {"type": "integer"}, "price": {"type": "number"},
+        "color": {"type": "string"}}, "required": ["id", "qty", "price"]})
+    big = 1 << 40
+    for i in range(20):
+        producer.send_avro(topic, v1, {"id": i, "qty": i, "price": i + 0.5, "legacy": f"old{i}"})
+    producer.flush()
+    floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap,
+                   [{"name": topic, "table": "kafka.js_items", "value": "json_schema"}],
+                   registry_url=schema_registry.url)
+    result = floe.run_batch()
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert [(f.name, str(f.field_type)) for f in floe.table("kafka.js_items").schema().fields][:4] == [
+        ("id", "long"), ("qty", "int"), ("price", "float"), ("legacy", "string")]
+    for i in range(20, 40):
+        producer.send_avro(topic, v2, {"id": i, "qty": big + i, "price": i + 0.1, "color": f"c{i}"})
+    for i in range(40, 45):  # an old producer is still around
+        producer.send_avro(topic, v1, {"id": i, "qty": i, "price": i + 0.5, "legacy": f"old{i}"})
+    producer.flush()
+    result = floe.run_batch()
+    assert result.returncode == 0, result.stderr[-3000:]
+    schema = floe.table("kafka.js_items").schema()
+    assert [(f.name, str(f.field_type)) for f in schema.fields if f.name != "_kafka"] == [
+        ("id", "long"), ("qty", "long"), ("price", "double"), ("legacy", "string"), ("color", "string")]
+    rows = sorted(read_rows(floe, "kafka.js_items").values(), key=lambda r: r["id"])
+    assert [(r["id"], r["qty"], r["price"], r["legacy"], r["color"]) for r in rows] == [
+        (i, big + i, i + 0.1, None, f"c{i}") if 20 <= i < 40 else (i, i, i + 0.5, f"old{i}", None) for i in range(45)]
