@@ -201,8 +201,8 @@ const std::vector<std::pair<std::string, PayloadFormat>> kPayloadFormats = {
     {"string", PayloadFormat::kString}, {"bytes", PayloadFormat::kBytes}};
 const std::vector<std::pair<std::string, ErrorMode>> kErrorModes = {
     {"suspend", ErrorMode::kSuspend}, {"skip", ErrorMode::kSkip}, {"dlq", ErrorMode::kDlq}};
-const std::vector<std::pair<std::string, SystemColumns>> kSystemColumns = {
 const std::vector<std::pair<std::string, bool>> kJsonConflicts = {{"error", false}, {"as_text", true}};
+const std::vector<std::pair<std::string, SystemColumns>> kSystemColumns = {
     {"nested", SystemColumns::kNested}, {"tableflow", SystemColumns::kTableflow}};
 const std::vector<std::pair<std::string, TableFormat>> kTableFormats = {
     {"iceberg", TableFormat::kIceberg}, {"delta", TableFormat::kDelta}};
@@ -286,14 +286,14 @@ void ReadTopic(ConfigReader& r, const YAML::Node& node, const std::string& path,
   if (!t.message.empty() && t.value != PayloadFormat::kProtobuf && t.value != PayloadFormat::kAuto) {
     r.Error(node["message"], path + ".message", "only for Protobuf values (value: protobuf or auto)");
   }
-  if (auto v = r.StringList(node, path, "partition_by")) {
-    for (std::size_t i = 0; i < v->size(); ++i) {
   if (auto v = r.Choice(node, path, "json_conflicts", kJsonConflicts)) {
     t.json_conflicts_as_text = *v;
     if (t.value != PayloadFormat::kJson) {
       r.Error(node["json_conflicts"], path + ".json_conflicts", "only for schemaless JSON values (value: json)");
     }
   }
+  if (auto v = r.StringList(node, path, "partition_by")) {
+    for (std::size_t i = 0; i < v->size(); ++i) {
       if (!IsPartitionExpression((*v)[i])) {
         r.Error(node["partition_by"][i], path + ".partition_by",
                 "'" + (*v)[i] + "' is not a column or a transform such as day(col), bucket[16](col), truncate[4](col)");

@@ -66,6 +66,9 @@ struct TopicConfig {
   // Protobuf values: the message (full name, e.g. acme.Payment) for records whose message
   // index is [0], when the schema's first message is not the record type. Empty: the first.
   std::string message;
+  // Schemaless JSON values (value: json): a property whose type conflicts with its inferred
+  // column makes the column JSON text (`json_conflicts: as_text`) instead of failing the record.
+  bool json_conflicts_as_text = false;
   std::vector<std::string> partition_by;
   std::string dlq_topic;
   // Per-topic overrides of the defaults, already merged.
@@ -94,9 +97,6 @@ Result<FloeConfig> ParseConfig(const std::string& yaml_text, const std::string& 
 // Reads the file, then ParseConfig.
 Result<FloeConfig> LoadConfigFile(const std::string& path);
 
-  // Schemaless JSON values (value: json): a property whose type conflicts with its inferred
-  // column makes the column JSON text (`json_conflicts: as_text`) instead of failing the record.
-  bool json_conflicts_as_text = false;
 // The built-in catalog's database: catalog.uri when set, else a SQLite file beside a local
 // warehouse (<warehouse>/catalog.db). An object-store warehouse needs an explicit uri.
 Result<std::string> DefaultCatalogUri(const FloeConfig& config);
