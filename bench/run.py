@@ -6,6 +6,15 @@ writes bench/results/latest.md and latest.json.
     .deps/venv/bin/python bench/run.py                      # the default scenario
     BENCH_RECORDS=5000000 .deps/venv/bin/python bench/run.py
     .deps/venv/bin/python bench/run.py --only consume,floe --records 200000 --repeats 1
+    .deps/venv/bin/python bench/run.py --only consume,encode,floe --format avro,protobuf --records 2000000
+
+Payload formats (issue 13): the same event as Avro, Protobuf, JSON Schema and schemaless JSON,
+each in a topic of its own (`--format`, default all four; Avro, the baseline, always runs).
+encode-only and floe run are measured per format, interleaved within each repetition, and each
+format's ratio to Avro is the median over repetitions of its ratio in that repetition.
+
+Figures a run does not measure (a partial `--only`) are carried over from the previous
+latest.json into latest.md, under the date of the run that measured them.
 """
 from __future__ import annotations
 
@@ -24,6 +33,9 @@ sys.path.insert(0, str(ROOT))
 from bench.driver import figures, measure, peer, profile, report, services  # noqa: E402
 
 ALL = ["consume", "encode", "floe", "peer", "freshness", "scale", "micro"]
+FORMATS = services.FORMATS
+# Issue 13: floe run's records per CPU-second of each format relative to Avro's.
+TARGETS = {"protobuf": 0.90, "json_schema": 0.60, "json": 0.60}
 
 
 def env(name: str, default):
@@ -48,8 +60,13 @@ def parse_args() -> argparse.Namespace:
                    help="partitions per scale topic")
     a.add_argument("--scale-records", type=int, default=env("BENCH_SCALE_RECORDS", 500_000))
     a.add_argument("--only", default=os.environ.get("BENCH_ONLY", ",".join(ALL)), help=f"subset of {ALL}")
+    a.add_argument("--format", default=os.environ.get("BENCH_FORMAT", ",".join(FORMATS)),
+                   help=f"payload formats for encode-only and floe run, a comma list of {FORMATS}; "
+                        "avro (the baseline of the ratios) always runs")
     a.add_argument("--profile", action="store_true", default=bool(os.environ.get("BENCH_PROFILE")),
                    help="also run floe once under perf and write bench/results/profile.txt")
+    a.add_argument("--profile-formats", default=os.environ.get("BENCH_PROFILE_FORMATS", ""),
+                   help="also run floe under perf on these formats' topics: bench/results/profile-<format>.txt")
     return a.parse_args()
 
 
@@ -57,9 +74,25 @@ def step(text: str) -> None:
     print(f"==> {text}", flush=True)
 
 
+def topic_of(fmt: str) -> str:
+    return "bench" if fmt == "avro" else f"bench-{fmt.replace('_', '-')}"
+
+
+def key_of(figure: str, fmt: str) -> str:
+    """results["figures"] key: `floe`/`encode` for Avro (as before formats existed), else
+    `floe:protobuf`, …"""
+    return figure if fmt == "avro" else f"{figure}:{fmt}"
+
+
 def main() -> int:
     o = parse_args()
     only = set(o.only.split(","))
+    formats = [f.strip() for f in o.format.split(",") if f.strip()]
+    unknown = [f for f in formats if f not in FORMATS]
+    if unknown:
+        print(f"unknown --format {unknown}; choose from {FORMATS}", file=sys.stderr)
+        return 2
+    formats = ["avro"] + [f for f in FORMATS if f in formats and f != "avro"]
     build = pathlib.Path(o.build)
     floe_bin, bench_bin = build / "apps" / "floe" / "floe", build / "bench"
     measure.LAUNCHER = bench_bin / "floe_bench_rusage"
@@ -74,39 +107,72 @@ def main() -> int:
                           "peer_repeats": o.peer_repeats, "peer_tasks": o.peer_tasks,
                           "commit_interval": o.commit_interval,
                           "scale_partitions": o.scale_topics * o.scale_partitions,
-                          "scale_records": o.scale_records, "producer": "librdkafka acks=1, linger.ms=20, "
-                          "batch.size 1MB, compression none"}}
+                          "scale_records": o.scale_records, "formats": formats,
+                          "producer": "librdkafka acks=1, linger.ms=20, batch.size 1MB, compression none"}}
     step(f"machine: {results['machine']}")
 
     with services.KafkaBroker(work / "kafka") as kafka, services.SchemaRegistry() as registry:
         producer = services.Producer(bench_bin, kafka.bootstrap, registry.url, work)
         topic = "bench"
-        kafka.create_topic(topic, o.partitions)
-        step(f"pre-filling '{topic}': {o.records:,} records over {o.partitions} partitions")
-        filled = producer.fill([topic], o.partitions, o.records)
-        payload = filled["bytes"]
+        payloads = {}  # format -> bytes on the wire for all records
+        measured_formats = formats if only & {"encode", "floe"} else ["avro"]
+        results["formats"] = {}
+        for fmt in measured_formats:
+            t = topic_of(fmt)
+            kafka.create_topic(t, o.partitions)
+            step(f"pre-filling '{t}' ({fmt}): {o.records:,} records over {o.partitions} partitions")
+            filled = services.Producer(bench_bin, kafka.bootstrap, registry.url, work, fmt).fill(
+                [t], o.partitions, o.records)
+            payloads[fmt] = filled["bytes"]
+            results["formats"][fmt] = {"topic": t, "bytes_per_record": filled["bytes"] / o.records,
+                                       "produce": filled}
+            print(f"    {filled['records'] / filled['wall']:,.0f} records/s, "
+                  f"{filled['bytes'] / o.records:.0f} bytes/record")
+        payload = payloads["avro"]
         results["payload_bytes_per_record"] = payload / o.records
-        results["produce"] = filled
-        print(f"    {filled['records'] / filled['wall']:,.0f} records/s, {payload / o.records:.0f} bytes/record")
+        results["produce"] = results["formats"]["avro"]["produce"]
 
-        runs = {k: [] for k in ("consume", "encode", "floe")}
+        runs = {"consume": []}
+        failed = {}  # key -> {"error": ...}: not run again
+        for fmt in measured_formats:
+            runs[key_of("encode", fmt)] = []
+            runs[key_of("floe", fmt)] = []
         for rep in range(o.repeats):  # interleaved, so drift in the machine's load hits every figure alike
             step(f"repetition {rep + 1}/{o.repeats}")
             if "consume" in only:
                 runs["consume"].append(figures.consume_only(bench_bin, kafka.bootstrap, [topic], work))
                 print(f"    consume-only {runs['consume'][-1]['records_per_s']:,.0f} records/s")
-            if "encode" in only:
-                runs["encode"].append(figures.encode_only(bench_bin, o.records, o.partitions, work))
-                print(f"    encode-only  {runs['encode'][-1]['records_per_s']:,.0f} records/s")
-            if "floe" in only:
-                runs["floe"].append(figures.floe_batch(floe_bin, kafka.bootstrap, registry.url, [topic], o.records,
-                                                       payload, work / f"floe-{rep}",
-                                                       commit_interval=o.commit_interval))
-                print(f"    floe run     {runs['floe'][-1]['records_per_s']:,.0f} records/s")
+            # Formats in a rotating order, so no format always runs first (or right after another).
+            order = measured_formats[rep % len(measured_formats):] + measured_formats[:rep % len(measured_formats)]
+            for fmt in order:
+                for figure in ("encode", "floe"):
+                    key = key_of(figure, fmt)
+                    if figure not in only or key in failed:
+                        continue
+                    try:
+                        if figure == "encode":
+                            r = figures.encode_only(bench_bin, o.records, o.partitions, work, fmt)
+                        else:
+                            r = figures.floe_batch(floe_bin, kafka.bootstrap, registry.url, [topic_of(fmt)], o.records,
+                                                   payloads[fmt], work / f"floe-{fmt}-{rep}",
+                                                   commit_interval=o.commit_interval, value=fmt)
+                    except Exception as e:  # e.g. a format floe run cannot read yet: say so, measure the rest
+                        if fmt == "avro":
+                            raise
+                        failed[key] = {"error": f"{type(e).__name__}: {str(e)[-800:]}"}
+                        print(f"    {figure:<11} {fmt:<12} FAILED: {failed[key]['error'][-300:]}")
+                        continue
+                    runs[key].append(r)
+                    print(f"    {figure:<11} {fmt:<12} {r['records_per_s']:,.0f} records/s, "
+                          f"{r['records_per_cpu_s']:,.0f} records/CPU-s")
         for key, rs in runs.items():
-            if rs:
+            if key in failed:
+                results["figures"][key] = failed[key]
+                results["runs"][key] = rs
+            elif rs:
                 results["figures"][key] = median_of(rs)
                 results["runs"][key] = rs
+        results["format_ratios"] = format_ratios(runs, measured_formats)
 
         if "peer" in only:
             step("peer: Iceberg Kafka Connect sink in a Connect standalone worker")
@@ -157,22 +223,54 @@ def main() -> int:
             results["profile"] = profile.floe_under_perf(floe_bin, kafka.bootstrap, registry.url, [topic], o.records,
                                                          payload, work / "profile", out / "profile.txt",
                                                          commit_interval=o.commit_interval)
+        for fmt in [f.strip() for f in o.profile_formats.split(",") if f.strip()]:
+            if fmt not in payloads:
+                print(f"    no '{fmt}' topic in this run (see --format, --only): not profiled")
+                continue
+            step(f"profile: floe run on the {fmt} topic under perf record")
+            results.setdefault("profiles", {})[fmt] = profile.floe_under_perf(
+                floe_bin, kafka.bootstrap, registry.url, [topic_of(fmt)], o.records, payloads[fmt],
+                work / f"profile-{fmt}", out / f"profile-{fmt}.txt", commit_interval=o.commit_interval, value=fmt)
 
     if "micro" in only:
         step("microbenchmarks (Google Benchmark)")
         usage = measure.run([str(bench_bin / "floe_bench_micro"), "--benchmark_format=json",
                              "--benchmark_min_time=1"], log_path=work / "micro.log")
-        results["micro"] = [{k: b.get(k) for k in ("name", "real_time", "cpu_time", "time_unit", "items_per_second",
+        results["micro"] = [{k: b.get(k) for k in ("name", "label", "real_time", "cpu_time", "time_unit", "items_per_second",
                                                    "bytes_per_second", "parquet_bytes_per_row")}
                             for b in json.loads(usage.stdout)["benchmarks"]]
 
     results["total_seconds"] = time.monotonic() - started
+    results["targets"] = TARGETS
+    results["carried"] = report.carry_over(out / "latest.json", results)
     (out / "latest.json").write_text(json.dumps(results, indent=2, default=str))
     (out / "latest.md").write_text(report.markdown(results))
     print()
     print(report.markdown(results))
     print(f"(written to {out / 'latest.md'} and latest.json; {results['total_seconds']:.0f}s in all)")
     return 0
+
+
+def format_ratios(runs: dict, formats: list[str]) -> dict:
+    """Each format against Avro: the ratio within each repetition (the two ran minutes apart at
+    most, under the same load), then the median over repetitions."""
+    import statistics
+    out = {}
+    for fmt in formats:
+        if fmt == "avro":
+            continue
+        r = {}
+        for figure in ("floe", "encode"):
+            base, mine = runs.get(figure, []), runs.get(key_of(figure, fmt), [])
+            if not base or not mine or len(base) != len(mine):
+                continue
+            for measure in ("records_per_s", "records_per_cpu_s"):
+                per_rep = [m[measure] / b[measure] for b, m in zip(base, mine) if b.get(measure) and m.get(measure)]
+                if per_rep:
+                    r[f"{figure}_{measure}"] = statistics.median(per_rep)
+                    r[f"{figure}_{measure}_runs"] = per_rep
+        out[fmt] = r
+    return out
 
 
 def median_of(runs: list[dict]) -> dict:

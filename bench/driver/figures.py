@@ -29,13 +29,14 @@ def consume_only(bench_bin: pathlib.Path, bootstrap: str, topics: list[str], wor
     return _rates(usage, out["records"], out["bytes"])
 
 
-def encode_only(bench_bin: pathlib.Path, records: int, partitions: int, workdir: pathlib.Path) -> dict:
+def encode_only(bench_bin: pathlib.Path, records: int, partitions: int, workdir: pathlib.Path,
+                fmt: str = "avro") -> dict:
     outdir = workdir / "encode-out"
     shutil.rmtree(outdir, ignore_errors=True)
     outdir.mkdir(parents=True)
     usage = measure.run([str(bench_bin / "floe_bench_encode"), "--records", str(records),
-                         "--partitions", str(partitions), "--output-dir", str(outdir)],
-                        log_path=workdir / "encode.log")
+                         "--partitions", str(partitions), "--output-dir", str(outdir), "--format", fmt],
+                        log_path=workdir / f"encode-{fmt}.log")
     out = json.loads(usage.stdout)
     shutil.rmtree(outdir, ignore_errors=True)
     # Timed phases only (generating the input is not): wall and CPU of decode + encode.
@@ -48,13 +49,14 @@ def encode_only(bench_bin: pathlib.Path, records: int, partitions: int, workdir:
 
 
 def floe_batch(floe_bin: pathlib.Path, bootstrap: str, registry_url: str, topics: list[str], records: int,
-               payload_bytes: int, workdir: pathlib.Path, *, commit_interval: str, wrapper: list[str] = ()) -> dict:
+               payload_bytes: int, workdir: pathlib.Path, *, commit_interval: str, wrapper: list[str] = (),
+               value: str = "avro") -> dict:
     """`floe run --exit-when-caught-up` into a fresh warehouse (so it reads from the start),
-    then checks that the table's offsets cover every record."""
+    then checks that the table's offsets cover every record. `value`: the topics' format."""
     shutil.rmtree(workdir, ignore_errors=True)
     workdir.mkdir(parents=True)
     config = floe_config.write(workdir, bootstrap, registry_url, topics, group_id=f"bench-{workdir.name}",
-                               commit_interval=commit_interval)
+                               commit_interval=commit_interval, value=value)
     usage = measure.run([*wrapper, str(floe_bin), "run", "--config", str(config), "--exit-when-caught-up"],
                         log_path=workdir / "floe.log")
     cat = floe_config.catalog(workdir)

@@ -8,7 +8,9 @@ import re
 
 
 def write(workdir: pathlib.Path, bootstrap: str, registry_url: str, topics: list[str], *,
-          group_id: str, commit_interval: str) -> pathlib.Path:
+          group_id: str, commit_interval: str, value: str = "avro") -> pathlib.Path:
+    """`value`: the topics' payload format (docs/configuration.md), as the bench formats are
+    named: avro, protobuf, json_schema, json (schemaless)."""
     warehouse = workdir / "warehouse"
     warehouse.mkdir(parents=True, exist_ok=True)
     config = {
@@ -17,7 +19,7 @@ def write(workdir: pathlib.Path, bootstrap: str, registry_url: str, topics: list
         "warehouse": f"file://{warehouse}",
         "catalog": {"type": "builtin", "uri": f"sqlite://{warehouse}/catalog.db"},
         "defaults": {"commit_interval": commit_interval},
-        "topics": [{"name": t, "value": "avro"} for t in topics],
+        "topics": [{"name": t, "value": value} for t in topics],
     }
     path = workdir / "floe.yaml"
     path.write_text(json.dumps(config, indent=2))

@@ -12,12 +12,12 @@ from . import figures
 
 
 def floe_under_perf(floe_bin, bootstrap, registry_url, topics, records, payload, workdir: pathlib.Path,
-                    report_path: pathlib.Path, *, commit_interval: str) -> dict:
+                    report_path: pathlib.Path, *, commit_interval: str, value: str = "avro") -> dict:
     if shutil.which("perf") is None:
         return {"error": "perf is not installed"}
     data = workdir.parent / "perf.data"
     res = figures.floe_batch(floe_bin, bootstrap, registry_url, topics, records, payload, workdir,
-                             commit_interval=commit_interval,
+                             commit_interval=commit_interval, value=value,
                              wrapper=["perf", "record", "-F", "999", "-o", str(data), "--"])
     rep = subprocess.run(["perf", "report", "-i", str(data), "--stdio", "--no-children", "--percent-limit", "0.5",
                           "--sort", "dso,symbol"], capture_output=True, text=True)

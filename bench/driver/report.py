@@ -1,8 +1,12 @@
 """The one table `make bench` prints and bench/results/latest.md keeps: every figure in
-absolute numbers and as a ratio to the consume-only baseline measured in the same run."""
+absolute numbers and as a ratio to the consume-only baseline measured in the same run; the
+payload formats against Avro measured in the same run; and, below, the figures of earlier runs
+that this run did not measure (carry_over)."""
 from __future__ import annotations
 
+import json
 import os
+import pathlib
 import platform
 import subprocess
 
@@ -33,16 +37,33 @@ ROWS = [  # (key, label)
 ]
 
 
+FORMAT_NAMES = {"avro": "Avro", "protobuf": "Protobuf", "json_schema": "JSON Schema", "json": "schemaless JSON"}
+
+
+def _rows(results: dict) -> list[tuple[str, str]]:
+    """ROWS, with one floe and one encode-only row per payload format after Avro's."""
+    formats = [f for f in FORMAT_NAMES if f != "avro"
+               and (f"floe:{f}" in results["figures"] or f"encode:{f}" in results["figures"])]
+    rows = []
+    for key, label in ROWS:
+        if key in ("floe", "encode") and formats:
+            rows.append((key, label + ", Avro"))
+            rows += [(f"{key}:{f}", label + f", {FORMAT_NAMES[f]}") for f in formats]
+        else:
+            rows.append((key, label))
+    return rows
+
+
 def table(results: dict) -> str:
     base = results["figures"].get("consume")
     scale_base = results["figures"].get("scale_consume")
     lines = ["| figure | records/s | ×consume | MB/s | wall s | CPU s | records/CPU-s | ×consume | peak RSS MiB |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for key, label in ROWS:
+    for key, label in _rows(results):
         f = results["figures"].get(key)
         if f is None:
             continue
-        label = label.format(partitions=results["config"].get("scale_partitions"))
+        label = label.format(partitions=results.get("config", {}).get("scale_partitions"))
         if "error" in f:
             lines.append(f"| {label} | not measured: {f['error']} | | | | | | | |")
             continue
@@ -74,33 +95,149 @@ def table(results: dict) -> str:
     return out
 
 
+def _pct(v) -> str:
+    return "—" if v is None else f"{v * 100:.0f} %"
+
+
+def formats_section(results: dict) -> str:
+    """Issue 13: each payload format against Avro, measured in the same run."""
+    ratios = results.get("format_ratios") or {}
+    if not ratios:
+        return ""
+    figs, fmts = results["figures"], results.get("formats", {})
+    reps = results.get("config", {}).get("repeats")
+    lines = ["## Payload formats against Avro (issue 13)", "",
+             f"The same 13-field event (bench/event.cc) in each format, each in a topic of its own; "
+             f"median of {reps} runs. ×Avro is the median of the per-repetition ratios (each format "
+             f"and Avro run in the same repetition, in rotating order).", "",
+             "| format | bytes/record | floe records/s | ×Avro | floe records/CPU-s | ×Avro | "
+             "encode-only records/CPU-s | ×Avro | decode s | Parquet s | floe peak RSS MiB |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for fmt, name in FORMAT_NAMES.items():
+        fl, en = figs.get("floe" if fmt == "avro" else f"floe:{fmt}"), figs.get("encode" if fmt == "avro" else f"encode:{fmt}")
+        if fmt != "avro" and fmt not in ratios:
+            continue
+        r = ratios.get(fmt, {})
+        one = 1.0 if fmt == "avro" else None
+        fl = fl if fl and "error" not in fl else {}
+        en = en if en and "error" not in en else {}
+        lines.append(
+            f"| {name} | {_fmt(fmts.get(fmt, {}).get('bytes_per_record'), 0)} | {_fmt(fl.get('records_per_s'), 0)} | "
+            f"{_fmt(one or r.get('floe_records_per_s'), 2)} | {_fmt(fl.get('records_per_cpu_s'), 0)} | "
+            f"{_fmt(one or r.get('floe_records_per_cpu_s'), 2)} | {_fmt(en.get('records_per_cpu_s'), 0)} | "
+            f"{_fmt(one or r.get('encode_records_per_cpu_s'), 2)} | {_fmt(en.get('decode_s'), 2)} | "
+            f"{_fmt(en.get('encode_s'), 2)} | {_fmt(fl.get('rss_mib'), 0)} |")
+    targets = results.get("targets") or {}
+    if targets:
+        lines += ["", "Targets (issue 13: `floe run` records per CPU-second, relative to Avro's in the same run; "
+                  "encode-only, decode + Parquet from memory, for reference):", ""]
+        for fmt, want in targets.items():
+            r = ratios.get(fmt)
+            if r is None:
+                continue
+            got = r.get("floe_records_per_cpu_s")
+            if got is None:
+                lines.append(f"- {FORMAT_NAMES[fmt]} ≥ {_pct(want)} of Avro: **not measured** "
+                             f"(floe run did not run or failed for this format)")
+                continue
+            verdict = "PASS" if got >= want else "FAIL"
+            runs = ", ".join(_pct(x) for x in r.get("floe_records_per_cpu_s_runs", []))
+            lines.append(f"- {FORMAT_NAMES[fmt]} ≥ {_pct(want)} of Avro's records/CPU-s: **{verdict}** — "
+                         f"{_pct(got)} (repetitions: {runs}); encode-only {_pct(r.get('encode_records_per_cpu_s'))}")
+    return "\n".join(lines)
+
+
 def micro_table(micro: list[dict]) -> str:
     if not micro:
         return ""
     lines = ["| microbenchmark | time/iteration | records/s | bytes/s |", "| --- | ---: | ---: | ---: |"]
     for b in micro:
-        lines.append(f"| {b['name']} | {b['real_time']:.3g} {b['time_unit']} | {b.get('items_per_second') or 0:,.0f} | "
+        name = b["name"] + (f" ({b['label']})" if b.get("label") else "")
+        lines.append(f"| {name} | {b['real_time']:.3g} {b['time_unit']} | {b.get('items_per_second') or 0:,.0f} | "
                      f"{_mbps(b.get('bytes_per_second'))} |")
     return "\n".join(lines)
 
 
-def markdown(results: dict) -> str:
+def _scenario(results: dict) -> str:
     c = results["config"]
-    return "\n".join([
+    out = (f"Scenario: topic of {c['partitions']} partitions, {c['records']:,} Avro records "
+           f"({results['payload_bytes_per_record']:.0f} bytes each with the Confluent header), "
+           f"commit_interval {c['commit_interval']}, zstd Parquet; median of {c['repeats']} runs "
+           f"(peer: {c['peer_repeats']}). Floe commit `{results.get('git', '?')}`.")
+    others = [f"{FORMAT_NAMES[f]} {v['bytes_per_record']:.0f} bytes" for f, v in (results.get("formats") or {}).items()
+              if f != "avro"]
+    if others:
+        out += f" The same events in the other formats, a topic each: {', '.join(others)} per record."
+    return out
+
+
+def markdown(results: dict) -> str:
+    parts = [
         f"# Floe benchmark results ({results['date']})",
         "",
         f"Machine: {results['machine']}",
         "",
-        f"Scenario: topic of {c['partitions']} partitions, {c['records']:,} Avro records "
-        f"({results['payload_bytes_per_record']:.0f} bytes each with the Confluent header), "
-        f"commit_interval {c['commit_interval']}, zstd Parquet; median of {c['repeats']} runs "
-        f"(peer: {c['peer_repeats']}). Floe commit `{results.get('git', '?')}`.",
+        _scenario(results),
         "",
         table(results),
         "",
-        micro_table(results.get("micro", [])),
-        "",
-    ])
+    ]
+    if formats_section(results):
+        parts += [formats_section(results), ""]
+    parts += [micro_table(results.get("micro", [])), ""]
+    for block in results.get("carried") or []:
+        parts += [f"## Carried over from the run of {block['date']} (Floe `{block.get('git', '?')}`)", "",
+                  "Not measured by the run above (a partial `--only`/`--format`); the ratios are to that run's "
+                  "own baselines.", ""]
+        if block.get("config") and block.get("payload_bytes_per_record"):
+            parts += [_scenario(block), ""]
+        if block.get("figures"):
+            parts += [table(block), ""]
+        if formats_section(block):
+            parts += [formats_section(block), ""]
+        if block.get("micro"):
+            parts += [micro_table(block["micro"]), ""]
+    return "\n".join(parts)
+
+
+# The baseline a carried figure's ratios are computed against (it is carried along with it).
+_BASELINE = {"scale_floe": "scale_consume", "freshness": None}
+
+
+def _baseline_of(key: str) -> str | None:
+    return _BASELINE.get(key, "consume")
+
+
+def carry_over(previous_json: pathlib.Path, results: dict) -> list[dict]:
+    """The figures of the previous latest.json (and those it carried itself) that this run did
+    not measure, each block under the date of the run that measured it, with the baselines their
+    ratios need. A format's rows stay only with the Avro rows of their own run."""
+    try:
+        prev = json.loads(previous_json.read_text())
+    except (OSError, ValueError):
+        return []
+    measured = set(results["figures"])
+    blocks = list(prev.get("carried") or [])
+    blocks.append({k: prev.get(k) for k in ("date", "git", "config", "payload_bytes_per_record", "figures", "micro",
+                                            "formats", "format_ratios", "targets")})
+    out = []
+    for b in blocks:
+        own = b.get("figures") or {}
+        figs = {k: v for k, v in own.items() if k not in measured}
+        if "floe" not in figs:  # a format's ratios are to the Avro run beside it
+            figs = {k: v for k, v in figs.items() if ":" not in k}
+        dependents = {k for k in figs if k not in ("consume", "scale_consume")}
+        baselines = {_baseline_of(k) for k in dependents} - {None}
+        # A dependent keeps its own run's baseline, even when this run measured a new one.
+        figs = {k: v for k, v in own.items() if k in dependents or k in baselines}
+        micro = None if results.get("micro") else b.get("micro")
+        if not figs and not micro:
+            continue
+        nb = dict(b, figures=figs, micro=micro)
+        if not any(":" in k for k in figs):
+            nb.pop("format_ratios", None)
+        out.append(nb)
+    return out
 
 
 def git_head(root) -> str:
