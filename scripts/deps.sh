@@ -64,6 +64,12 @@ fi
 # We expose them under .deps/arrow with the unversioned and SONAME link names that a
 # normal install has, so CMake and the runtime linker treat them like one.
 "$ROOT/scripts/arrow-from-wheel.sh" "$VENV/bin/python" "$DEPS/arrow"
+# Object storage goes through arrow::fs: a wheel built without S3 would only fail at run time.
+for store in ARROW_S3; do
+  grep -q "^#define $store\b" "$DEPS/arrow/include/arrow/util/config.h" || {
+    echo "deps: the Arrow C++ in the pyarrow wheel lacks $store (object storage needs it)" >&2; exit 1; }
+done
+[ -e "$DEPS/arrow/lib/libarrow_s3.so" ] || { echo "deps: the pyarrow wheel has no libarrow_s3" >&2; exit 1; }
 
 # --- Java servers the tests run (Maven Central) -----------------------------------------
 "$ROOT/scripts/kafka/install.sh"                # Apache Kafka broker (KRaft)

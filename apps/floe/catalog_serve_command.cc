@@ -9,6 +9,7 @@
 #include "floe/server/http_server.h"
 #include "floe/server/rest_catalog_service.h"
 #include "shutdown_signal.h"
+#include "storage_setup.h"
 
 namespace floe::cli {
 
@@ -35,6 +36,10 @@ int CatalogServe(const CatalogServeOptions& options) {
     std::cerr << "floe catalog serve: " << uri.status().message() << "\n";
     return 1;
   }
+  if (auto st = PrepareStorage(*config, /*probe=*/false); !st.ok()) {
+    std::cerr << "floe catalog serve: " << st.message() << "\n";
+    return 1;
+  }
   auto catalog = catalog::IcebergCatalog::Open(*uri, config->warehouse);
   if (!catalog.ok()) {
     std::cerr << "floe catalog serve: " << catalog.status().message() << "\n";
@@ -48,7 +53,7 @@ int CatalogServe(const CatalogServeOptions& options) {
   http.host = listen.substr(0, colon);
   http.port = std::stoi(listen.substr(colon + 1));
   server::HttpServer server(http);
-  server::AddRestCatalogRoutes(server, **catalog, {config->catalog.token});
+  server::AddRestCatalogRoutes(server, **catalog, {config->catalog.token, CatalogTableConfig(*config)});
   BlockShutdownSignals();  // before any thread starts, so only the waiter below sees them
   if (auto st = server.Start(); !st.ok()) {
     std::cerr << "floe catalog serve: " << st.message() << "\n";

@@ -13,6 +13,7 @@
 #include "floe/server/http_server.h"
 #include "floe/server/rest_catalog_service.h"
 #include "shutdown_signal.h"
+#include "storage_setup.h"
 
 namespace floe::cli {
 
@@ -47,7 +48,8 @@ Status StartCatalogServer(const FloeConfig& config, Servers& servers) {
   FLOE_ASSIGN_OR_RETURN(servers.served_catalog, catalog::IcebergCatalog::Open(uri, config.warehouse));
   FLOE_ASSIGN_OR_RETURN(auto http, ListenOptions(config.catalog.listen));
   servers.catalog_server = std::make_unique<server::HttpServer>(http);
-  server::AddRestCatalogRoutes(*servers.catalog_server, *servers.served_catalog, {config.catalog.token});
+  server::AddRestCatalogRoutes(*servers.catalog_server, *servers.served_catalog,
+                               {config.catalog.token, CatalogTableConfig(config)});
   FLOE_RETURN_IF_ERROR(servers.catalog_server->Start());
   std::cout << "floe: Iceberg REST catalog listening on " << servers.catalog_server->base_url() << std::endl;
   return Status::OK();
@@ -92,6 +94,10 @@ int Run(const RunOptions& options) {
     stop = true;
   }).detach();
 
+  if (auto st = PrepareStorage(*config, /*probe=*/true); !st.ok()) {
+    std::cerr << "floe run: " << st.ToString() << "\n";
+    return 2;
+  }
   auto table_catalog = catalog::OpenTableCatalog(*config);
   if (!table_catalog.ok()) {
     std::cerr << "floe run: " << table_catalog.status().ToString() << "\n";

@@ -4,6 +4,7 @@
 // integration tests can check Floe-written Delta tables with delta-rs and DuckDB before the
 // pipeline writes them. New input columns evolve the schema (a new metaData action).
 // --signal-prepared/--wait-for line up two runs on one base version to force a conflict.
+// --config takes a floe.yaml's storage: section, for tables on S3.
 #include <arrow/api.h>
 #include <arrow/io/api.h>
 #include <CLI/CLI.hpp>
@@ -21,12 +22,15 @@
 #include "floe/columnar/parquet_file_writer.h"
 #include "floe/columnar/partitioner.h"
 #include "floe/core/arrow_interop.h"
+#include "floe/core/config.h"
+#include "floe/core/logging.h"
 #include "floe/delta/delta_log.h"
 #include "floe/delta/partition_values.h"
 #include "floe/delta/stats.h"
 #include "floe/schema/arrow_schema.h"
 #include "floe/schema/evolution.h"
 #include "floe/storage/file_io.h"
+#include "floe/storage/object_stores.h"
 
 namespace {
 
@@ -44,6 +48,7 @@ struct Options {
   int max_attempts = 10;
   std::string signal_prepared;
   std::string wait_for;
+  std::string config;  // floe.yaml whose storage: section configures object stores
   bool state_only = false;  // print the replayed table state instead of appending
 };
 
@@ -156,6 +161,10 @@ Status PrintState(floe::storage::FileIO& io) {
 }
 
 Status Run(const Options& o) {
+  if (!o.config.empty()) {
+    FLOE_ASSIGN_OR_RETURN(auto config, floe::LoadConfigFile(o.config));
+    FLOE_RETURN_IF_ERROR(floe::storage::ConfigureObjectStores(config.storage));
+  }
   FLOE_ASSIGN_OR_RETURN(auto io, floe::storage::FileIO::Open(o.location));
   if (o.state_only) return PrintState(io);
   if (o.input.empty()) return Status::InvalidArgument("--input is required unless --state");
@@ -215,7 +224,9 @@ int main(int argc, char** argv) {
   app.add_option("--max-attempts", o.max_attempts);
   app.add_option("--signal-prepared", o.signal_prepared, "test hook: write this file once the first commit is prepared");
   app.add_option("--wait-for", o.wait_for, "test hook: wait until this file exists before the first commit");
+  app.add_option("--config", o.config, "floe.yaml: its storage: section configures object stores (s3://)");
   CLI11_PARSE(app, argc, argv);
+  (void)floe::InitLogging("info");  // log lines to stderr: stdout carries the JSON result
   const Status st = Run(o);
   if (!st.ok()) {
     std::cerr << "floe_delta_append: " << st.ToString() << std::endl;

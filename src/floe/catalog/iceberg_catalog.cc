@@ -13,6 +13,7 @@
 #include "floe/core/uuid.h"
 #include "floe/iceberg/metadata_files.h"
 #include "floe/schema/arrow_schema.h"
+#include "floe/storage/file_io.h"
 
 namespace floe::catalog {
 namespace {
@@ -42,7 +43,7 @@ Result<int> RemapSourceId(int old_id, const std::map<int, std::string>& old_name
 
 Result<std::string> ReadAll(const std::string& uri) {
   std::string path;
-  FLOE_ASSIGN_OR_RETURN_ARROW(auto fs, arrow::fs::FileSystemFromUriOrPath(uri, &path));
+  FLOE_ASSIGN_OR_RETURN(auto fs, storage::FileSystemForUri(uri, &path));
   FLOE_ASSIGN_OR_RETURN_ARROW(auto file, fs->OpenInputFile(path));
   FLOE_ASSIGN_OR_RETURN_ARROW(auto size, file->GetSize());
   FLOE_ASSIGN_OR_RETURN_ARROW(auto buffer, file->ReadAt(0, size));
@@ -185,7 +186,7 @@ Status IcebergCatalog::DropTable(const TableIdentifier& id, bool purge) {
   FLOE_RETURN_IF_ERROR(pointers_->DropTable(id));
   if (purge && table.ok()) {
     std::string path;
-    auto fs = arrow::fs::FileSystemFromUriOrPath(table->metadata.location, &path);
+    auto fs = storage::FileSystemForUri(table->metadata.location, &path);
     if (fs.ok()) {
       if (auto st = (*fs)->DeleteDir(path); !st.ok()) {
         spdlog::warn("drop {} with purge: could not delete {}: {}", id.name, table->metadata.location, st.ToString());

@@ -48,6 +48,34 @@ struct AdminConfig {
   std::string listen;  // host:port for /healthz, /status, /metrics; empty = off
 };
 
+// storage.s3 (docs/storage.md). Secret fields hold the resolved values of their
+// ${env:…}/${file:…} references; nothing may print them.
+enum class S3CredentialsKind { kDefault, kStatic };
+struct S3StorageConfig {
+  std::string region;    // empty: the AWS chain (AWS_REGION, profile)
+  std::string endpoint;  // http(s)://host:port of an S3-compatible store; empty: AWS
+  bool path_style = false;
+  S3CredentialsKind credentials = S3CredentialsKind::kDefault;
+  std::string access_key_id;      // static only
+  std::string secret_access_key;  // static only
+  std::string session_token;      // static only, optional
+  std::string role_arn;           // assumed through STS on top of the credentials above
+  std::string external_id;
+  std::string sse_type;        // "" (the bucket's default) or AES256
+  std::string sse_kms_key_id;  // reserved for aws:kms (refused until the data path can send it)
+  // Keys handed to Iceberg REST catalog clients in LoadTable's config so that engines read
+  // with the catalog URI alone. Never Floe's own credentials: these should be read-only.
+  std::string reader_access_key_id;
+  std::string reader_secret_access_key;
+};
+
+struct StorageConfig {
+  std::optional<S3StorageConfig> s3;
+  // Allows formats: [delta] on a store that does not honour conditional creates, at the risk
+  // of a lost commit when two writers race (docs/storage.md).
+  bool delta_single_writer = false;
+};
+
 struct TopicDefaults {
   std::string namespace_name = "kafka";
   std::chrono::milliseconds commit_interval{10'000};
@@ -83,6 +111,7 @@ struct FloeConfig {
   KafkaConfig kafka;
   std::optional<SchemaRegistryConfig> schema_registry;
   std::string warehouse;
+  StorageConfig storage;
   CatalogConfig catalog;
   AdminConfig admin;
   // Decoded records buffered across all partitions before Floe writes files early to stay

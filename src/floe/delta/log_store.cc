@@ -2,14 +2,10 @@
 
 #include <arrow/buffer.h>
 #include <arrow/filesystem/filesystem.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
-#include <cstring>
 #include <map>
-#include <random>
 
 #include "floe/core/arrow_interop.h"
 
@@ -28,14 +24,6 @@ std::optional<std::int64_t> ParseVersion(std::string_view digits) {
   auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
   if (ec != std::errc() || p != digits.data() + digits.size()) return std::nullopt;
   return v;
-}
-
-std::string RandomHex() {
-  static thread_local std::mt19937_64 rng{std::random_device{}()};
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(rng()),
-                static_cast<unsigned long long>(rng()));
-  return buf;
 }
 
 Status Write(storage::FileIO& io, const std::string& relative, const std::string& content) {
@@ -113,23 +101,16 @@ Result<std::string> ReadText(storage::FileIO& io, const std::string& relative) {
 }
 
 Status PutIfAbsent(storage::FileIO& io, const std::string& relative, const std::string& content) {
-  if (io.filesystem()->type_name() == "local") {
-    const std::string temp = std::string(kLogDir) + "/.floe-" + RandomHex() + ".json.tmp";
-    FLOE_RETURN_IF_ERROR(Write(io, temp, content));
-    FLOE_ASSIGN_OR_RETURN(auto from, FsPath(io, temp));
-    FLOE_ASSIGN_OR_RETURN(auto to, FsPath(io, relative));
-    // link(2) creates the name atomically or fails with EEXIST: the put-if-absent POSIX offers
-    // (rename(2) would replace a peer's commit).
-    const int rc = ::link(from.c_str(), to.c_str());
-    const int err = errno;
-    (void)io.Delete(temp);
-    if (rc == 0) return Status::OK();
-    if (err == EEXIST) return Status::Conflict(relative + " already exists (a concurrent commit won)");
-    return Status::IoError("link " + from + " -> " + to + ": " + std::strerror(err));
+  Status put = io.PutIfAbsent(relative, content);
+  if (put.code() != StatusCode::kUnsupported) {
+    if (put.code() == StatusCode::kConflict) {
+      return Status::Conflict(relative + " already exists (a concurrent commit won): " + put.message());
+    }
+    return put;
   }
-  // arrow::fs has no conditional create (S3 If-None-Match, GCS ifGenerationMatch=0 are not
-  // exposed): this check-then-write leaves a window in which two writers can both succeed.
-  // docs/delta.md says which deployments are therefore safe.
+  // A store without a conditional create: check-then-write leaves a window in which two
+  // writers can both succeed. `floe run` refuses Delta on such a store unless
+  // storage.delta_single_writer is set (docs/storage.md).
   FLOE_ASSIGN_OR_RETURN(auto path, FsPath(io, relative));
   FLOE_ASSIGN_OR_RETURN_ARROW(auto info, io.filesystem()->GetFileInfo(path));
   if (info.type() != arrow::fs::FileType::NotFound) {

@@ -29,7 +29,8 @@ Result<LogListing> ListLog(storage::FileIO& io);
 Result<std::string> ReadText(storage::FileIO& io, const std::string& relative);
 // Creates `relative` with `content` unless it exists (then kConflict). Local file systems:
 // written under a temporary name, then link(2)ed to the final name, which fails if the name
-// exists — atomic, never overwriting. Other stores: see docs/delta.md, "Concurrency".
+// exists — atomic, never overwriting; S3: a conditional PUT (storage::FileIO::PutIfAbsent).
+// Stores without one: check-then-write (docs/storage.md).
 Status PutIfAbsent(storage::FileIO& io, const std::string& relative, const std::string& content);
 // Creates or replaces (checkpoints, _last_checkpoint: rewriting them is harmless).
 Status PutReplace(storage::FileIO& io, const std::string& relative, const std::string& content);

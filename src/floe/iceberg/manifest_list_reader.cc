@@ -6,6 +6,7 @@
 #include "floe/avro/container_file.h"
 #include "floe/core/arrow_interop.h"
 #include "floe/iceberg/manifest_internal.h"
+#include "floe/storage/file_io.h"
 
 namespace floe::iceberg {
 namespace {
@@ -72,7 +73,7 @@ Result<std::vector<FieldSummary>> ReadSummaries(const std::shared_ptr<arrow::Arr
 
 Result<std::vector<ManifestFile>> ReadManifestList(const std::string& uri) {
   std::string path;
-  FLOE_ASSIGN_OR_RETURN_ARROW(auto fs, arrow::fs::FileSystemFromUriOrPath(uri, &path));
+  FLOE_ASSIGN_OR_RETURN(auto fs, storage::FileSystemForUri(uri, &path));
   FLOE_ASSIGN_OR_RETURN_ARROW(auto input, fs->OpenInputFile(path));
   FLOE_ASSIGN_OR_RETURN(auto reader, avro::ContainerFileReader::Open(input));
   FLOE_ASSIGN_OR_RETURN(auto batch, reader->ReadAll());

@@ -16,6 +16,7 @@
 #include "floe/core/arrow_interop.h"
 #include "floe/iceberg/manifest_internal.h"
 #include "floe/schema/partition.h"
+#include "floe/storage/file_io.h"
 
 namespace floe::iceberg {
 namespace {
@@ -427,7 +428,7 @@ Result<std::vector<ManifestEntry>> ReadManifest(const ManifestFile& manifest, co
   auto partition_type = spec.PartitionType(schema);
   if (!partition_type.ok()) return context(partition_type.status());
   std::string path;
-  auto fs = FromArrow(arrow::fs::FileSystemFromUriOrPath(uri, &path));
+  auto fs = storage::FileSystemForUri(uri, &path);
   if (!fs.ok()) return context(fs.status());
   auto input = FromArrow((*fs)->OpenInputFile(path));
   if (!input.ok()) return context(input.status());

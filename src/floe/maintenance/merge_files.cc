@@ -16,6 +16,7 @@
 #include "floe/core/uuid.h"
 #include "floe/iceberg/parquet_metrics.h"
 #include "floe/schema/arrow_schema.h"
+#include "floe/storage/file_io.h"
 
 namespace floe::maintenance {
 namespace {
@@ -83,7 +84,7 @@ Result<std::shared_ptr<arrow::Table>> ReadDataFile(const iceberg::DataFile& file
                                                    const std::shared_ptr<arrow::Schema>& target) {
   FLOE_RETURN_IF_ERROR(InitializeCompute());
   std::string path;
-  FLOE_ASSIGN_OR_RETURN_ARROW(auto fs, arrow::fs::FileSystemFromUriOrPath(file.file_path, &path));
+  FLOE_ASSIGN_OR_RETURN(auto fs, storage::FileSystemForUri(file.file_path, &path));
   FLOE_ASSIGN_OR_RETURN_ARROW(auto input, fs->OpenInputFile(path));
   FLOE_ASSIGN_OR_RETURN_ARROW(auto reader, parquet::arrow::OpenFile(input, arrow::default_memory_pool()));
   std::shared_ptr<arrow::Table> table;

@@ -92,9 +92,9 @@ Result<TableIdentifier> IdentifierFromJson(const json& j) {
   return id;
 }
 
-json LoadTableResult(const catalog::LoadedTable& t) {
+json LoadTableResult(const catalog::LoadedTable& t, const std::map<std::string, std::string>& config = {}) {
   json metadata = json::parse(iceberg::SerializeTableMetadata(t.metadata), nullptr, false);
-  json out = {{"metadata", metadata}, {"config", json::object()}};
+  json out = {{"metadata", metadata}, {"config", json(config)}};
   if (!t.metadata_location.empty()) out["metadata-location"] = t.metadata_location;
   return out;
 }
@@ -143,7 +143,8 @@ Result<catalog::TableChange> ChangeFromJson(const json& body, TableIdentifier id
 
 class Routes {
  public:
-  Routes(IcebergCatalog& catalog) : catalog_(catalog) {}
+  Routes(IcebergCatalog& catalog, std::map<std::string, std::string> table_config)
+      : catalog_(catalog), table_config_(std::move(table_config)) {}
 
   HttpResponse Config(const HttpRequest&) {
     json endpoints = json::array();
@@ -288,7 +289,7 @@ class Routes {
     const bool stage = b.value("stage-create", false);
     auto created = catalog_.CreateTable(table, stage);
     if (!created.ok()) return ErrorFromStatus(created.status(), "NoSuchNamespaceException", "AlreadyExistsException");
-    return JsonResponse(200, LoadTableResult(*created).dump());
+    return JsonResponse(200, LoadTableResult(*created, table_config_).dump());
   }
 
   Result<TableIdentifier> PathTable(const HttpRequest& req) {
@@ -324,7 +325,7 @@ class Routes {
       if (table.status().code() == StatusCode::kNotFound) return TableNotFound(*id, table.status());
       return ErrorFromStatus(table.status());
     }
-    return JsonResponse(200, LoadTableResult(*table).dump());
+    return JsonResponse(200, LoadTableResult(*table, table_config_).dump());
   }
 
   HttpResponse CommitTable(const HttpRequest& req) {
@@ -365,7 +366,7 @@ class Routes {
     if (auto st = ValidateName(id.name, "table"); !st.ok()) return ErrorFromStatus(st);
     auto table = catalog_.RegisterTable(id, (*body)["metadata-location"].get<std::string>());
     if (!table.ok()) return ErrorFromStatus(table.status(), "NoSuchNamespaceException", "AlreadyExistsException");
-    return JsonResponse(200, LoadTableResult(*table).dump());
+    return JsonResponse(200, LoadTableResult(*table, table_config_).dump());
   }
 
   HttpResponse RenameTable(const HttpRequest& req) {
@@ -417,12 +418,13 @@ class Routes {
     return out;
   }
   IcebergCatalog& catalog_;
+  std::map<std::string, std::string> table_config_;
 };
 
 }  // namespace
 
 void AddRestCatalogRoutes(HttpServer& server, IcebergCatalog& catalog, const RestCatalogOptions& options) {
-  auto routes = std::make_shared<Routes>(catalog);
+  auto routes = std::make_shared<Routes>(catalog, options.table_config);
   auto bind = [routes](HttpResponse (Routes::*fn)(const HttpRequest&)) {
     return [routes, fn](const HttpRequest& req) { return ((*routes).*fn)(req); };
   };

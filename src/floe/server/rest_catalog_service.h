@@ -2,6 +2,7 @@
 // The Iceberg REST catalog API (the subset engines use: config, namespaces, tables, commits,
 // multi-table transactions, metrics) on top of IcebergCatalog. Spec: Iceberg's
 // open-api/rest-catalog-open-api.yaml. Error bodies are its ErrorModel.
+#include <map>
 #include <string>
 
 #include "floe/catalog/iceberg_catalog.h"
@@ -11,6 +12,8 @@ namespace floe::server {
 
 struct RestCatalogOptions {
   std::string bearer_token;  // when set, every request must carry "Authorization: Bearer <token>"
+  // LoadTable's `config`: FileIO properties engines need to read the files (s3.endpoint, …).
+  std::map<std::string, std::string> table_config;
 };
 
 // Registers the routes on `server`; `catalog` must outlive it.

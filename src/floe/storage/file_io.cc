@@ -3,12 +3,16 @@
 #include <arrow/filesystem/localfs.h>
 #include <arrow/filesystem/path_util.h>
 #include <arrow/util/uri.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <random>
 
 #include "floe/core/arrow_interop.h"
+#include "floe/storage/s3_store_internal.h"
 
 namespace floe::storage {
 namespace {
@@ -23,6 +27,16 @@ std::string JoinPath(const std::string& a, const std::string& b) {
   if (a.empty()) return b;
   if (b.empty()) return a;
   return a.back() == '/' ? a + b : a + "/" + b;
+}
+
+bool IsS3Uri(const std::string& uri) { return uri.rfind("s3://", 0) == 0; }
+
+// s3://bucket/key -> bucket/key, the path form S3FileSystem takes.
+std::string S3Path(const std::string& uri) {
+  std::string path = uri.substr(5);
+  const auto query = path.find('?');
+  if (query != std::string::npos) path.resize(query);
+  return path;
 }
 
 }  // namespace
@@ -55,12 +69,30 @@ Status PendingFile::Abort() {
   return Status::OK();
 }
 
-FileIO::FileIO(std::shared_ptr<arrow::fs::FileSystem> fs, std::string root_path, std::string root_uri, bool local)
-    : fs_(std::move(fs)), root_path_(std::move(root_path)), root_uri_(std::move(root_uri)), local_(local) {}
+FileIO::FileIO(std::shared_ptr<arrow::fs::FileSystem> fs, std::string root_path, std::string root_uri, bool local,
+               std::shared_ptr<const S3Store> s3)
+    : fs_(std::move(fs)),
+      root_path_(std::move(root_path)),
+      root_uri_(std::move(root_uri)),
+      local_(local),
+      s3_(std::move(s3)) {}
+
+Result<std::shared_ptr<arrow::fs::FileSystem>> FileSystemForUri(const std::string& uri, std::string* path) {
+  if (IsS3Uri(uri)) {
+    FLOE_ASSIGN_OR_RETURN(auto store, SharedS3Store());
+    *path = S3Path(uri);
+    return std::shared_ptr<arrow::fs::FileSystem>(store->fs);
+  }
+  return FromArrow(arrow::fs::FileSystemFromUriOrPath(uri, path));
+}
 
 Result<FileIO> FileIO::Open(const std::string& root) {
   std::string path;
-  FLOE_ASSIGN_OR_RETURN_ARROW(auto fs, arrow::fs::FileSystemFromUriOrPath(root, &path));
+  std::shared_ptr<const S3Store> s3;
+  if (IsS3Uri(root)) {
+    FLOE_ASSIGN_OR_RETURN(s3, SharedS3Store());
+  }
+  FLOE_ASSIGN_OR_RETURN(auto fs, FileSystemForUri(root, &path));
   const bool local = fs->type_name() == "local";
   while (path.size() > 1 && path.back() == '/') path.pop_back();
   std::string uri = root;
@@ -69,7 +101,7 @@ Result<FileIO> FileIO::Open(const std::string& root) {
     uri = "file://" + path;
   }
   while (uri.size() > 1 && uri.back() == '/') uri.pop_back();
-  return FileIO(std::move(fs), std::move(path), std::move(uri), local);
+  return FileIO(std::move(fs), std::move(path), std::move(uri), local, std::move(s3));
 }
 
 std::string FileIO::Path(const std::string& relative_path) const { return JoinPath(root_path_, relative_path); }
@@ -91,5 +123,31 @@ Result<std::shared_ptr<arrow::io::RandomAccessFile>> FileIO::OpenRead(const std:
 }
 
 Status FileIO::Delete(const std::string& relative_path) { return FromArrow(fs_->DeleteFile(Path(relative_path))); }
+
+Status FileIO::PutIfAbsent(const std::string& relative_path, const std::string& content) {
+  if (local_) return LocalPutIfAbsent(relative_path, content);
+  if (s3_) return S3PutIfAbsent(*s3_, Path(relative_path), content);
+  return Status::Unsupported(Uri(relative_path) + ": this store has no conditional create in Floe yet");
+}
+
+Status FileIO::LocalPutIfAbsent(const std::string& relative_path, const std::string& content) {
+  // A complete file under a unique hidden name first (readers listing the directory, such as
+  // Delta engines listing _delta_log/, skip dot files).
+  const auto slash = relative_path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "" : relative_path.substr(0, slash + 1);
+  FLOE_ASSIGN_OR_RETURN(auto file, Create(dir + ".floe-put" + TempSuffix()));
+  FLOE_RETURN_IF_ARROW_ERROR(file->stream()->Write(content.data(), static_cast<std::int64_t>(content.size())));
+  FLOE_RETURN_IF_ARROW_ERROR(file->stream()->Close());
+  FLOE_RETURN_IF_ERROR(file->Commit());
+  // link(2) creates the name atomically or fails with EEXIST: the put-if-absent POSIX offers
+  // (rename(2) would replace a peer's file).
+  const std::string final_path = Path(relative_path);
+  const int rc = ::link(file->path().c_str(), final_path.c_str());
+  const int err = errno;
+  (void)fs_->DeleteFile(file->path());
+  if (rc == 0) return Status::OK();
+  if (err == EEXIST) return Status::Conflict(relative_path + " already exists (a concurrent writer won)");
+  return Status::IoError("link " + file->path() + " -> " + final_path + ": " + std::strerror(err));
+}
 
 }  // namespace floe::storage

@@ -11,6 +11,8 @@
 
 namespace floe::storage {
 
+struct S3Store;  // s3_store_internal.h
+
 // A file being written that becomes visible only on Commit(): readers never see a partial
 // file. Local files are written under a temporary name and renamed; object stores publish an
 // object only when its upload completes, so they are written in place.
@@ -42,18 +44,32 @@ class FileIO {
   Result<std::unique_ptr<PendingFile>> Create(const std::string& relative_path);
   Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenRead(const std::string& relative_path);
   Status Delete(const std::string& relative_path);
+  // Creates the file with `content` only if no file has that name, atomically: kConflict when
+  // it exists. Local files: link(2) of a temporary file (fails with EEXIST, never
+  // overwrites); S3: a conditional PUT (If-None-Match: *). kUnsupported on stores without
+  // one (gs://, abfs:// for now): the caller decides whether check-then-write is acceptable.
+  Status PutIfAbsent(const std::string& relative_path, const std::string& content);
+  bool local() const { return local_; }
   // The location engines use to find a file (file:///abs/path or s3://bucket/key).
   std::string Uri(const std::string& relative_path) const;
   const std::shared_ptr<arrow::fs::FileSystem>& filesystem() const { return fs_; }
 
  private:
-  FileIO(std::shared_ptr<arrow::fs::FileSystem> fs, std::string root_path, std::string root_uri, bool local);
+  FileIO(std::shared_ptr<arrow::fs::FileSystem> fs, std::string root_path, std::string root_uri, bool local,
+         std::shared_ptr<const S3Store> s3);
+  Status LocalPutIfAbsent(const std::string& relative_path, const std::string& content);
   std::string Path(const std::string& relative_path) const;
 
   std::shared_ptr<arrow::fs::FileSystem> fs_;
   std::string root_path_;
   std::string root_uri_;
   bool local_;
+  std::shared_ptr<const S3Store> s3_;  // set for s3:// roots
 };
+
+// The file system serving a full URI or local path, and the path inside it. s3:// URIs get
+// the configured S3 store (object_stores.h), so every reader of table files (manifests, data
+// files) uses the same endpoint and credentials as the writers.
+Result<std::shared_ptr<arrow::fs::FileSystem>> FileSystemForUri(const std::string& uri, std::string* path);
 
 }  // namespace floe::storage

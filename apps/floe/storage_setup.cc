@@ -1,0 +1,64 @@
+#include "storage_setup.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "floe/storage/object_stores.h"
+
+namespace floe::cli {
+namespace {
+
+bool WritesDelta(const FloeConfig& config) {
+  return std::any_of(config.topics.begin(), config.topics.end(), [](const TopicConfig& t) {
+    return std::find(t.formats.begin(), t.formats.end(), TableFormat::kDelta) != t.formats.end();
+  });
+}
+
+// A store that is briefly unavailable at start should not fail it: a few tries, then give up.
+Result<storage::ProbeReport> ProbeWithRetries(const std::string& warehouse) {
+  for (int attempt = 1;; ++attempt) {
+    auto report = storage::ProbeWarehouse(warehouse);
+    if (report.ok() || report.status().code() != StatusCode::kUnavailable || attempt == 3) return report;
+    spdlog::warn("{}; retrying", report.status().message());
+    std::this_thread::sleep_for(std::chrono::seconds(attempt));
+  }
+}
+
+}  // namespace
+
+Status PrepareStorage(const FloeConfig& config, bool probe) {
+  FLOE_RETURN_IF_ERROR(storage::ConfigureObjectStores(config.storage));
+  if (!probe) return Status::OK();
+  FLOE_ASSIGN_OR_RETURN(auto report, ProbeWithRetries(config.warehouse));
+  if (!report.object_store) return Status::OK();
+  spdlog::info("warehouse {}: writable (region {}, credentials: {}), conditional create {}", config.warehouse,
+               report.region.empty() ? "-" : report.region, report.credential_source.empty() ? "-" : report.credential_source,
+               report.conditional_create ? "honoured" : "NOT honoured");
+  if (report.conditional_create || !WritesDelta(config)) return Status::OK();
+  if (config.storage.delta_single_writer) {
+    spdlog::warn("warehouse {} does not refuse a second create of one name; Delta commits are check-then-write "
+                 "(storage.delta_single_writer: true): run one writer per Delta table",
+                 config.warehouse);
+    return Status::OK();
+  }
+  return Status::Unsupported(
+      "formats: [delta] needs a store that refuses to create an object that exists (S3 PUT with If-None-Match: *), "
+      "and the warehouse " + config.warehouse + " accepted a second create of one probe object, so two writers "
+      "could both commit one Delta version and a commit would be lost. Use a store that honours conditional "
+      "writes, or set storage.delta_single_writer: true if exactly one Floe process writes each Delta table "
+      "(docs/storage.md)");
+}
+
+std::map<std::string, std::string> CatalogTableConfig(const FloeConfig& config) {
+  auto props = storage::ClientReadProperties(config.warehouse);
+  if (!props.ok()) {
+    spdlog::warn("the REST catalog hands out no storage properties: {}", props.status().message());
+    return {};
+  }
+  return *props;
+}
+
+}  // namespace floe::cli

@@ -1,0 +1,126 @@
+#include <arrow/filesystem/s3fs.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdlib>
+#include <mutex>
+
+#include "floe/core/arrow_interop.h"
+#include "floe/storage/object_stores.h"
+#include "floe/storage/s3_store_internal.h"
+
+namespace floe::storage {
+namespace {
+
+struct Registry {
+  std::mutex mutex;
+  StorageConfig config;
+  std::shared_ptr<const S3Store> s3;  // built on first use
+  bool initialized = false;           // arrow::fs::InitializeS3 ran
+};
+
+Registry& TheRegistry() {
+  // Never destroyed: the at-exit finalizer below may run after static destructors would.
+  static auto* registry = new Registry();
+  return *registry;
+}
+
+// Arrow requires FinalizeS3 before the process ends (else the AWS SDK crashes or leaks at
+// exit); the store is dropped first so no S3 client outlives the SDK.
+void FinalizeAtExit() {
+  Registry& r = TheRegistry();
+  std::lock_guard lock(r.mutex);
+  r.s3.reset();
+  if (r.initialized) (void)arrow::fs::EnsureS3Finalized();
+}
+
+Status InitializeOnce(Registry& r) {
+  if (r.initialized) return Status::OK();
+  auto options = arrow::fs::S3GlobalOptions::Defaults();
+  FLOE_RETURN_IF_ARROW_ERROR(arrow::fs::InitializeS3(options));
+  r.initialized = true;
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<arrow::fs::S3Options> MakeS3Options(const S3StorageConfig& config) {
+  arrow::fs::S3Options o = arrow::fs::S3Options::Defaults();
+  o.region = config.region;
+  if (!config.endpoint.empty()) {
+    std::string endpoint = config.endpoint;
+    const auto scheme_end = endpoint.find("://");
+    o.scheme = endpoint.substr(0, scheme_end);
+    endpoint = endpoint.substr(scheme_end + 3);
+    while (!endpoint.empty() && endpoint.back() == '/') endpoint.pop_back();
+    if (endpoint.find('/') != std::string::npos) {
+      return Status::InvalidArgument("storage.s3.endpoint: give scheme://host[:port] without a path");
+    }
+    o.endpoint_override = endpoint;
+    // Arrow addresses buckets by path whenever an endpoint is set, unless forced virtual.
+    o.force_virtual_addressing = !config.path_style;
+  }
+  if (config.credentials == S3CredentialsKind::kStatic) {
+    o.ConfigureAccessKey(config.access_key_id, config.secret_access_key, config.session_token);
+  }
+  if (!config.role_arn.empty()) {
+    // The AWS SDK's assume-role provider: STS called with the default chain's credentials,
+    // the temporary credentials refreshed before they expire.
+    o.ConfigureAssumeRoleCredentials(config.role_arn, "floe", config.external_id);
+  }
+  return o;
+}
+
+std::string DescribeCredentials(const S3StorageConfig& config) {
+  std::string out = config.credentials == S3CredentialsKind::kStatic ? "static keys" : "AWS default chain";
+  if (!config.role_arn.empty()) out += ", then the assumed role " + config.role_arn;
+  return out;
+}
+
+Status ConfigureObjectStores(const StorageConfig& config) {
+  Registry& r = TheRegistry();
+  std::lock_guard lock(r.mutex);
+  r.config = config;
+  r.s3.reset();
+  return Status::OK();
+}
+
+Result<std::shared_ptr<const S3Store>> SharedS3Store() {
+  Registry& r = TheRegistry();
+  std::lock_guard lock(r.mutex);
+  if (r.s3) return r.s3;
+  FLOE_RETURN_IF_ERROR(InitializeOnce(r));
+  auto store = std::make_shared<S3Store>();
+  store->config = r.config.s3.value_or(S3StorageConfig{});
+  FLOE_ASSIGN_OR_RETURN(store->options, MakeS3Options(store->config));
+  auto fs = arrow::fs::S3FileSystem::Make(store->options);
+  if (!fs.ok()) return FromArrow(fs.status()).WithContext("opening the S3 store (storage.s3)");
+  store->fs = *fs;
+  // Registered only now, after Arrow built its first S3 client: exit handlers run in reverse
+  // order, and Arrow's client finalizer (a static created with that first client) must still
+  // exist when FinalizeS3 runs, or it is destroyed twice.
+  static std::once_flag registered;
+  std::call_once(registered, [] { std::atexit(FinalizeAtExit); });
+  spdlog::info("S3 store: region {}, endpoint {}, {} addressing, credentials: {}", store->fs->region(),
+               store->config.endpoint.empty() ? "AWS" : store->config.endpoint,
+               store->config.path_style ? "path-style" : "virtual-hosted", DescribeCredentials(store->config));
+  r.s3 = store;
+  return r.s3;
+}
+
+Result<std::map<std::string, std::string>> ClientReadProperties(const std::string& warehouse) {
+  std::map<std::string, std::string> out;
+  if (warehouse.rfind("s3://", 0) != 0) return out;
+  FLOE_ASSIGN_OR_RETURN(auto store, SharedS3Store());
+  const auto& c = store->config;
+  if (!c.endpoint.empty()) out["s3.endpoint"] = c.endpoint;
+  out["s3.region"] = store->fs->region();  // resolved, so engines need no chain of their own for it
+  out["s3.path-style-access"] = c.path_style ? "true" : "false";
+  // Only keys configured for readers: Floe's own (write) credentials never leave the process.
+  if (!c.reader_access_key_id.empty()) {
+    out["s3.access-key-id"] = c.reader_access_key_id;
+    out["s3.secret-access-key"] = c.reader_secret_access_key;
+  }
+  return out;
+}
+
+}  // namespace floe::storage

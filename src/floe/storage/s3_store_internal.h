@@ -1,0 +1,35 @@
+#pragma once
+// The shared S3 file system and what the conditional put needs beside it (the same options,
+// hence the same credentials provider).
+#include <arrow/filesystem/s3fs.h>
+
+#include <memory>
+#include <string>
+
+#include "floe/core/config.h"
+#include "floe/core/result.h"
+
+namespace floe::storage {
+
+struct S3Store {
+  S3StorageConfig config;
+  arrow::fs::S3Options options;
+  std::shared_ptr<arrow::fs::S3FileSystem> fs;
+};
+
+// The store for s3:// URIs, built on first use from the configured settings.
+Result<std::shared_ptr<const S3Store>> SharedS3Store();
+
+// Arrow's options for the settings: endpoint, addressing style, region, credentials
+// (default chain, static keys, assume-role on top of either).
+Result<arrow::fs::S3Options> MakeS3Options(const S3StorageConfig& config);
+
+// Creates s3://<bucket_key> with `content` only if no object has that key: PUT with
+// `If-None-Match: *`, signed with SigV4 by libcurl using the store's current credentials.
+// 412 (and 409, a concurrent conditional write in flight) is kConflict.
+Status S3PutIfAbsent(const S3Store& store, const std::string& bucket_key, const std::string& content);
+
+// How the credentials are obtained, for reports and logs (never the secret itself).
+std::string DescribeCredentials(const S3StorageConfig& config);
+
+}  // namespace floe::storage

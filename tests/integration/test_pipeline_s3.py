@@ -1,0 +1,320 @@
+"""Object storage, S3 (issue #14): the warehouse on a real S3 API (moto's server with IAM
+authentication enforced: signatures, keys, policies and STS are checked). The Avro pipeline
+writes both formats there; pyiceberg (with the catalog URI only), DuckDB (httpfs) and delta-rs
+read identical rows; Delta commits are conditional PUTs, so racing writers cannot both win a
+version; an assumed role, wrong credentials and a missing bucket behave as docs/storage.md says;
+no secret reaches a log line."""
+import json
+import re
+import select
+import subprocess
+import time
+import uuid
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from deltalake import DeltaTable
+
+from tests.integration.fixtures.duckdb_ext import connect
+from tests.integration.fixtures.floe_run import FloeRun
+from tests.integration.fixtures.produce import RecordProducer
+from tests.integration.fixtures.s3_server import REGION, S3Server
+from tests.integration.test_pipeline_avro import ORDER, order
+
+READ_ONLY = {"Version": "2012-10-17", "Statement": [
+    {"Effect": "Allow", "Action": ["s3:GetObject", "s3:ListBucket"], "Resource": "*"}]}
+ASSUME_ONLY = {"Version": "2012-10-17", "Statement": [
+    {"Effect": "Allow", "Action": "sts:AssumeRole", "Resource": "*"}]}
+
+
+@pytest.fixture(scope="module")
+def s3(tmp_path_factory):
+    with S3Server(tmp_path_factory.mktemp("moto")) as server:
+        yield server
+
+
+def produce_orders(kafka, schema_registry, topic, n, partitions=2):
+    kafka.create_topic(topic, partitions=partitions)
+    producer = RecordProducer(kafka.bootstrap, schema_registry.url)
+    serializer = producer.serializer(ORDER)
+    for i in range(n):
+        producer.send_avro(topic, serializer, order(i), partition=i % partitions)
+    producer.flush()
+
+
+def s3_floe(floe_bin, tmp_path, kafka, schema_registry, topic, bucket, storage, formats=("iceberg", "delta")):
+    return FloeRun(floe_bin, tmp_path, kafka.bootstrap,
+                   [{"name": topic, "table": "kafka.orders", "formats": list(formats)}],
+                   registry_url=schema_registry.url,
+                   extra={"warehouse": f"s3://{bucket}/wh", "storage": storage})
+
+
+def serve_catalog(floe_bin, config_path, log_path):
+    """`floe catalog serve` on a free port; returns (process, base URL)."""
+    log = open(log_path, "w")
+    proc = subprocess.Popen([str(floe_bin), "catalog", "serve", "--config", str(config_path), "--listen", "127.0.0.1:0"],
+                            stdout=subprocess.PIPE, stderr=log, text=True)
+    log.close()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([proc.stdout], [], [], 0.5)
+        if ready:
+            m = re.search(r"listening on (http://\S+)", proc.stdout.readline())
+            if m:
+                return proc, m.group(1)
+        if proc.poll() is not None:
+            break
+    proc.kill()
+    raise RuntimeError(f"floe catalog serve did not start:\n{log_path.read_text()[-3000:]}")
+
+
+def rows_by_offset(rows):
+    out = {}
+    for r in rows:
+        key = (r["_kafka"]["partition"], r["_kafka"]["offset"])
+        assert key not in out, f"duplicate {key}"
+        out[key] = (r["id"], r["customer"], r["amount"])
+    return out
+
+
+def delta_storage_options(s3, key):
+    return {"AWS_ENDPOINT_URL": s3.endpoint, "AWS_REGION": REGION, "AWS_ACCESS_KEY_ID": key[0],
+            "AWS_SECRET_ACCESS_KEY": key[1], "AWS_ALLOW_HTTP": "true"}
+
+
+def duckdb_s3(s3, key):
+    con = connect()
+    con.execute(f"""CREATE SECRET s3 (TYPE s3, KEY_ID '{key[0]}', SECRET '{key[1]}', REGION '{REGION}',
+                    ENDPOINT '127.0.0.1:{s3.port}', URL_STYLE 'path', USE_SSL false)""")
+    return con
+
+
+def logs_of(tmp_path):
+    return "".join(p.read_text(errors="replace") for p in tmp_path.rglob("*.log"))
+
+
+def test_both_formats_on_s3_read_alike_by_pyiceberg_duckdb_and_delta_rs(kafka, schema_registry, floe_bin, s3,
+                                                                         tmp_path, monkeypatch):
+    bucket = s3.create_bucket()
+    writer = s3.create_user({"Version": "2012-10-17", "Statement": [
+        {"Effect": "Allow", "Action": ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:ListBucket"],
+         "Resource": [f"arn:aws:s3:::{bucket}", f"arn:aws:s3:::{bucket}/wh/*"]}]})
+    reader = s3.create_user(READ_ONLY)
+    # Secrets come from the environment and a file, never from floe.yaml itself.
+    monkeypatch.setenv("FLOE_TEST_S3_KEY", writer[0])
+    secret_file = tmp_path / "s3-secret"
+    secret_file.write_text(writer[1] + "\n")
+    storage = s3.storage_config(access_key_id="${env:FLOE_TEST_S3_KEY}", secret_access_key=f"${{file:{secret_file}}}",
+                                credentials="static", reader_access_key_id=reader[0],
+                                reader_secret_access_key=reader[1])
+    topic = f"s3dual-{uuid.uuid4().hex[:8]}"
+    produce_orders(kafka, schema_registry, topic, 2000)
+    floe = s3_floe(floe_bin, tmp_path, kafka, schema_registry, topic, bucket, storage)
+    result = floe.run_batch()
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "conditional create honoured" in result.stderr
+    keys = s3.keys(bucket, "wh/kafka/orders/")
+    assert any("/_delta_log/" in k for k in keys) and any(k.endswith(".parquet") for k in keys)
+    assert not any("_floe_probe" in k for k in s3.keys(bucket))  # the start-up probe cleans up
+
+    # pyiceberg: nothing but the catalog URI; endpoint, region and reader keys come from LoadTable.
+    proc, url = serve_catalog(floe_bin, floe.write_config(), tmp_path / "catalog.log")
+    try:
+        from pyiceberg.catalog.rest import RestCatalog
+        table = RestCatalog("floe", uri=url).load_table("kafka.orders")
+        assert table.io.properties["s3.endpoint"] == s3.endpoint
+        assert table.io.properties["s3.path-style-access"] == "true"
+        iceberg = rows_by_offset(table.scan().to_arrow().to_pylist())
+        metadata_location = table.metadata_location
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    location = f"s3://{bucket}/wh/kafka/orders"
+    delta = rows_by_offset(DeltaTable(location, storage_options=delta_storage_options(s3, reader))
+                           .to_pyarrow_table().to_pylist())
+    con = duckdb_s3(s3, reader)
+    duck_iceberg = {(p, o): (i, c, a) for p, o, i, c, a in con.execute(
+        f"select _kafka.partition, _kafka.offset, id, customer, amount from iceberg_scan('{metadata_location}')"
+    ).fetchall()}
+    duck_delta = {(p, o): (i, c, a) for p, o, i, c, a in con.execute(
+        f"select _kafka.partition, _kafka.offset, id, customer, amount from delta_scan('{location}')").fetchall()}
+    assert len(iceberg) == 2000
+    assert iceberg == delta == duck_iceberg == duck_delta
+    # One copy of the data: both formats reference the same objects.
+    dt = DeltaTable(location, storage_options=delta_storage_options(s3, reader))
+    assert {u.split("/wh/", 1)[1] for u in dt.file_uris()} == \
+        {k.split("wh/", 1)[1] for k in keys if k.endswith(".parquet")}
+
+    logs = logs_of(tmp_path)
+    for secret in (writer[1], reader[1]):
+        assert secret not in logs
+
+
+def test_racing_delta_writers_on_s3_exactly_one_wins_each_version(floe_bin, tool, s3, tmp_path):
+    bucket = s3.create_bucket()
+    config = FloeRun(floe_bin, tmp_path, "127.0.0.1:1", [{"name": "unused", "value": "string"}],
+                     extra={"warehouse": f"s3://{bucket}/wh", "storage": s3.storage_config(s3.admin_key)}).write_config()
+    location = f"s3://{bucket}/wh/race"
+    base = tmp_path / "base.parquet"
+    pq.write_table(pa.table({"id": pa.array([0], pa.int64())}), base)
+    first = subprocess.run([str(tool("floe_delta_append")), "--config", str(config), "--location", location,
+                            "--input", str(base)], capture_output=True, text=True, timeout=120)
+    assert first.returncode == 0, first.stderr
+    go = tmp_path / "go"
+    writers = []
+    for i in range(1, 5):
+        path = tmp_path / f"in{i}.parquet"
+        pq.write_table(pa.table({"id": pa.array([i], pa.int64())}), path)
+        ready = tmp_path / f"ready{i}"
+        writers.append((ready, subprocess.Popen(
+            [str(tool("floe_delta_append")), "--config", str(config), "--location", location, "--input", str(path),
+             "--txn", f"floe:race:{i}={i}", "--signal-prepared", str(ready), "--wait-for", str(go)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
+    deadline = time.time() + 120
+    while not all(ready.exists() for ready, _ in writers):
+        assert time.time() < deadline and all(p.poll() is None for _, p in writers), "a writer never got ready"
+        time.sleep(0.05)
+    go.write_text("")  # all four now commit version 1 on the same base
+    results = []
+    for _, p in writers:
+        stdout, stderr = p.communicate(timeout=120)
+        assert p.returncode == 0, stderr
+        results.append((json.loads(stdout), stderr))
+    # Each version was won by exactly one writer; every loser saw the 412 and retried.
+    assert sorted(r["version"] for r, _ in results) == [1, 2, 3, 4]
+    assert sum(1 for r, _ in results if r["attempts"] == 1) == 1
+    for r, stderr in results:
+        if r["attempts"] > 1:
+            assert "412 PreconditionFailed" in stderr
+    dt = DeltaTable(location, storage_options=delta_storage_options(s3, s3.admin_key))
+    assert sorted(r["id"] for r in dt.to_pyarrow_table().to_pylist()) == [0, 1, 2, 3, 4]
+    assert all(dt.transaction_version(f"floe:race:{i}") == i for i in range(1, 5))
+
+
+def test_assumed_role_through_sts(kafka, schema_registry, floe_bin, s3, tmp_path):
+    bucket = s3.create_bucket()
+    base = s3.create_user(ASSUME_ONLY)  # may assume the role, nothing else
+    role = s3.create_role(
+        trust={"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"AWS": "*"},
+                                                       "Action": "sts:AssumeRole"}]},
+        policy={"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]})
+    topic = f"s3role-{uuid.uuid4().hex[:8]}"
+    produce_orders(kafka, schema_registry, topic, 300)
+    env = {"AWS_ACCESS_KEY_ID": base[0], "AWS_SECRET_ACCESS_KEY": base[1], "AWS_ENDPOINT_URL_STS": s3.endpoint,
+           "AWS_EC2_METADATA_DISABLED": "true"}
+    import os
+    # Without the role, the base user cannot write: the probe says so and Floe does not start.
+    floe = s3_floe(floe_bin, tmp_path / "norole", kafka, schema_registry, topic, bucket, s3.storage_config())
+    os.environ.update(env)
+    try:
+        denied = floe.run_batch(timeout=120)
+        assert denied.returncode == 2
+        assert "probing the warehouse" in denied.stderr and "AccessDenied" in denied.stderr, denied.stderr[-2000:]
+        floe = s3_floe(floe_bin, tmp_path / "role", kafka, schema_registry, topic, bucket,
+                       s3.storage_config(role_arn=role, external_id="acme"))
+        result = floe.run_batch()
+    finally:
+        for k in env:
+            os.environ.pop(k, None)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "assumed role " + role in result.stderr
+    rows = DeltaTable(f"s3://{bucket}/wh/kafka/orders",
+                      storage_options=delta_storage_options(s3, s3.admin_key)).to_pyarrow_table()
+    assert rows.num_rows == 300
+    assert base[1] not in logs_of(tmp_path)
+
+
+def test_wrong_credentials_and_missing_bucket_are_clear_errors(kafka, schema_registry, floe_bin, s3, tmp_path):
+    bucket = s3.create_bucket()
+    topic = f"s3err-{uuid.uuid4().hex[:8]}"
+    kafka.create_topic(topic, partitions=1)
+    wrong_secret = "not-the-secret-" + uuid.uuid4().hex
+    cases = {
+        "unknown-key": (bucket, ("AKIAUNKNOWN000000000", wrong_secret), "InvalidAccessKeyId"),
+        "wrong-secret": (bucket, (s3.admin_key[0], wrong_secret), "SignatureDoesNotMatch"),
+        "no-bucket": ("floe-no-such-bucket", s3.admin_key, "NoSuchBucket"),
+    }
+    for name, (target, key, code) in cases.items():
+        floe = s3_floe(floe_bin, tmp_path / name, kafka, schema_registry, topic, target, s3.storage_config(key))
+        result = floe.run_batch(timeout=120)
+        assert result.returncode == 2, (name, result.stderr[-2000:])
+        assert f"probing the warehouse s3://{target}/wh" in result.stderr, (name, result.stderr[-2000:])
+        assert code in result.stderr, (name, result.stderr[-2000:])
+        assert wrong_secret not in result.stderr + result.stdout
+    assert wrong_secret not in logs_of(tmp_path)
+    assert s3.admin_key[1] not in logs_of(tmp_path)
+
+
+def test_store_ignoring_conditional_puts_refuses_delta_unless_single_writer(kafka, schema_registry, floe_bin, s3,
+                                                                            tmp_path):
+    from tests.integration.fixtures.s3_proxy import S3Proxy
+    bucket = s3.create_bucket()
+    topic = f"s3nocond-{uuid.uuid4().hex[:8]}"
+    produce_orders(kafka, schema_registry, topic, 200, partitions=1)
+    with S3Proxy(s3.port) as proxy:
+        storage = s3.storage_config(s3.admin_key, endpoint=proxy.endpoint)
+        refused = s3_floe(floe_bin, tmp_path / "refused", kafka, schema_registry, topic, bucket, storage,
+                          formats=["delta"]).run_batch(timeout=120)
+        assert refused.returncode == 2, refused.stderr[-2000:]
+        assert "formats: [delta] needs a store that refuses to create an object that exists" in refused.stderr
+        assert "storage.delta_single_writer" in refused.stderr
+        assert proxy.ignored >= 1
+        # Iceberg does not depend on it: its commits go through the catalog.
+        iceberg = s3_floe(floe_bin, tmp_path / "iceberg", kafka, schema_registry, topic, bucket, storage,
+                          formats=["iceberg"]).run_batch()
+        assert iceberg.returncode == 0, iceberg.stderr[-2000:]
+        # The documented override: one writer, check-then-write.
+        single = s3_floe(floe_bin, tmp_path / "single", kafka, schema_registry, topic, bucket,
+                         {**storage, "delta_single_writer": True}, formats=["delta"])
+        single.config["topics"][0]["table"] = "kafka.single"
+        result = single.run_batch()
+        assert result.returncode == 0, result.stderr[-2000:]
+        assert "run one writer per Delta table" in result.stderr
+    rows = DeltaTable(f"s3://{bucket}/wh/kafka/single",
+                      storage_options=delta_storage_options(s3, s3.admin_key)).to_pyarrow_table()
+    assert rows.num_rows == 200
+
+
+class S3FloeRun(FloeRun):
+    """FloeRun whose pyiceberg catalog reads the warehouse on the test S3 server."""
+
+    def __init__(self, *args, s3_server=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.s3_server = s3_server
+
+    def catalog(self):
+        from pyiceberg.catalog.sql import SqlCatalog
+        key = self.s3_server.admin_key
+        return SqlCatalog("floe", uri=f"sqlite:///{self.warehouse_dir}/catalog.db", warehouse=self.config["warehouse"],
+                          **{"s3.endpoint": self.s3_server.endpoint, "s3.region": REGION,
+                             "s3.access-key-id": key[0], "s3.secret-access-key": key[1]})
+
+
+def test_kill_9_at_random_moments_on_s3_exactly_once(kafka, schema_registry, floe_bin, s3, tmp_path):
+    from tests.integration.fixtures.exactly_once import (BackgroundProducer, assert_exactly_once, end_offsets,
+                                                         kill_at_random_moments)
+    bucket = s3.create_bucket()
+    topic = f"s3crash-{uuid.uuid4().hex[:8]}"
+    kafka.create_topic(topic, partitions=2)
+    producing = BackgroundProducer(kafka, schema_registry.url, topic, 2, 6_000, 15,
+                                   lambda p: p.serializer(ORDER), order)
+    floe = S3FloeRun(floe_bin, tmp_path, kafka.bootstrap,
+                     [{"name": topic, "table": "kafka.crash", "formats": ["iceberg", "delta"]}],
+                     registry_url=schema_registry.url, group_id=f"g-{topic}",
+                     defaults={"commit_interval": "500ms"}, kafka_properties={"group.instance.id": "s3crash-1"},
+                     extra={"warehouse": f"s3://{bucket}/wh", "storage": s3.storage_config(s3.admin_key)},
+                     s3_server=s3)
+    producing.start()
+    kill_at_random_moments(floe, 5, 2.0, 5.0)
+    producing.join(120)
+    assert producing.sent is not None
+    result = floe.run_batch()
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert_exactly_once(floe, "kafka.crash", producing.sent)
+    assert floe.committed_offsets("kafka.crash") == {topic: end_offsets(producing.sent)}
+    # Delta caught up to the same rows, each once.
+    delta = rows_by_offset(DeltaTable(f"s3://{bucket}/wh/kafka/crash",
+                                      storage_options=delta_storage_options(s3, s3.admin_key))
+                           .to_pyarrow_table().to_pylist())
+    assert set(delta) == set(producing.sent)

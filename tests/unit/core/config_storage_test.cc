@@ -1,0 +1,122 @@
+// floe.yaml's storage: section (docs/storage.md).
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include "floe/core/config.h"
+
+namespace floe {
+namespace {
+
+std::string Config(const std::string& storage, const std::string& warehouse = "s3://acme-lake/floe") {
+  return "kafka: {bootstrap_servers: \"localhost:9092\"}\nwarehouse: \"" + warehouse +
+         "\"\ncatalog: {uri: \"sqlite:///tmp/c.db\"}\n" + storage + "topics:\n  - name: orders\n    value: string\n";
+}
+
+std::string Errors(const std::string& yaml) {
+  auto r = ParseConfig(yaml, "floe.yaml");
+  EXPECT_FALSE(r.ok()) << "expected errors for:\n" << yaml;
+  return r.ok() ? "" : r.status().message();
+}
+
+TEST(ConfigStorage, S3WithStaticKeysFromReferences) {
+  ::setenv("FLOE_TEST_AWS_KEY", "AKIAEXAMPLE", 1);
+  ::setenv("FLOE_TEST_AWS_SECRET", "wJalrXUtnFEMI", 1);
+  auto r = ParseConfig(Config(R"(storage:
+  s3:
+    region: us-east-1
+    endpoint: "http://127.0.0.1:8333"
+    path_style: true
+    credentials: static
+    access_key_id: "${env:FLOE_TEST_AWS_KEY}"
+    secret_access_key: "${env:FLOE_TEST_AWS_SECRET}"
+    sse: {type: AES256}
+  delta_single_writer: true
+)"),
+                       "floe.yaml");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_TRUE(r->storage.s3.has_value());
+  const auto& s3 = *r->storage.s3;
+  EXPECT_EQ(s3.region, "us-east-1");
+  EXPECT_EQ(s3.endpoint, "http://127.0.0.1:8333");
+  EXPECT_TRUE(s3.path_style);
+  EXPECT_EQ(s3.credentials, S3CredentialsKind::kStatic);
+  EXPECT_EQ(s3.access_key_id, "AKIAEXAMPLE");
+  EXPECT_EQ(s3.secret_access_key, "wJalrXUtnFEMI");
+  EXPECT_EQ(s3.sse_type, "AES256");
+  EXPECT_TRUE(r->storage.delta_single_writer);
+}
+
+TEST(ConfigStorage, DefaultChainWithRole) {
+  auto r = ParseConfig(Config(R"(storage:
+  s3:
+    role_arn: "arn:aws:iam::123456789012:role/floe-writer"
+    external_id: acme
+)"),
+                       "floe.yaml");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->storage.s3->credentials, S3CredentialsKind::kDefault);
+  EXPECT_EQ(r->storage.s3->role_arn, "arn:aws:iam::123456789012:role/floe-writer");
+  EXPECT_FALSE(r->storage.delta_single_writer);
+}
+
+TEST(ConfigStorage, UnknownKeysSuggestTheRightOne) {
+  const std::string e = Errors(Config("storage:\n  s3:\n    regoin: us-east-1\n    pathstyle: true\n"));
+  EXPECT_NE(e.find("storage.s3.regoin: unknown key (did you mean 'region'?)"), std::string::npos) << e;
+  EXPECT_NE(e.find("did you mean 'path_style'?"), std::string::npos) << e;
+  EXPECT_NE(Errors(Config("storag:\n  s3: {}\n")).find("did you mean 'storage'?"), std::string::npos);
+}
+
+TEST(ConfigStorage, RulesBetweenFields) {
+  EXPECT_NE(Errors(Config("storage:\n  s3:\n    credentials: static\n")).find("storage.s3.access_key_id: required"),
+            std::string::npos);
+  EXPECT_NE(Errors(Config("storage:\n  s3:\n    access_key_id: x\n")).find("only with credentials: static"),
+            std::string::npos);
+  EXPECT_NE(Errors(Config("storage:\n  s3:\n    endpoint: \"localhost:9000\"\n")).find("http:// or https://"),
+            std::string::npos);
+  EXPECT_NE(Errors(Config("storage:\n  s3:\n    path_style: true\n")).find("needs an endpoint"), std::string::npos);
+  EXPECT_NE(Errors(Config("storage:\n  s3:\n    external_id: x\n")).find("only with role_arn"), std::string::npos);
+  EXPECT_NE(Errors(Config("storage:\n  s3:\n    sse: {type: aws:kms, kms_key_id: k}\n")).find("not supported yet"),
+            std::string::npos);
+  EXPECT_NE(Errors(Config("storage:\n  s3:\n    credentials: sometimes\n")).find("is not one of: default, static"),
+            std::string::npos);
+  EXPECT_NE(Errors(Config("storage:\n  s3: {}\n", "/tmp/wh")).find("is not an s3:// URI"), std::string::npos);
+  EXPECT_NE(Errors(Config("storage:\n  gcs: {}\n")).find("storage.gcs: not supported yet"), std::string::npos);
+}
+
+TEST(ConfigStorage, SecretsNeverAppearInErrors) {
+  ::setenv("FLOE_TEST_AWS_SECRET", "wJalrXUtnFEMI", 1);
+  ::unsetenv("FLOE_TEST_UNSET_KEY");
+  const std::string e = Errors(Config(R"(storage:
+  s3:
+    credentials: static
+    access_key_id: "${env:FLOE_TEST_UNSET_KEY}"
+    secret_access_key: "${env:FLOE_TEST_AWS_SECRET}"
+    reader_access_key_id: "${env:FLOE_TEST_AWS_SECRET}"
+)"));
+  EXPECT_NE(e.find("storage.s3.access_key_id: ${env:FLOE_TEST_UNSET_KEY}: the environment variable is not set"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("reader_access_key_id and reader_secret_access_key go together"), std::string::npos) << e;
+  EXPECT_EQ(e.find("wJalrXUtnFEMI"), std::string::npos) << e;
+}
+
+TEST(ConfigStorage, OtherSecretFieldsTakeReferences) {
+  ::setenv("FLOE_TEST_SASL", "kafka-pass", 1);
+  ::setenv("FLOE_TEST_TOKEN", "catalog-token", 1);
+  auto r = ParseConfig(R"(kafka:
+  bootstrap_servers: "localhost:9092"
+  properties: {sasl.password: "${env:FLOE_TEST_SASL}"}
+schema_registry: {url: "http://localhost:8081", bearer_token: "${env:FLOE_TEST_TOKEN}"}
+warehouse: /tmp/wh
+catalog: {token: "${env:FLOE_TEST_TOKEN}"}
+topics: [{name: orders, value: string}]
+)",
+                       "floe.yaml");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->kafka.properties.at("sasl.password"), "kafka-pass");
+  EXPECT_EQ(r->schema_registry->bearer_token, "catalog-token");
+  EXPECT_EQ(r->catalog.token, "catalog-token");
+}
+
+}  // namespace
+}  // namespace floe
