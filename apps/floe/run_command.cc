@@ -12,6 +12,7 @@
 #include "floe/server/admin_routes.h"
 #include "floe/server/http_server.h"
 #include "floe/server/rest_catalog_service.h"
+#include "floe/storage/retry_metrics.h"
 #include "shutdown_signal.h"
 #include "storage_setup.h"
 
@@ -94,6 +95,12 @@ int Run(const RunOptions& options) {
     stop = true;
   }).detach();
 
+  MetricsRegistry metrics;
+  // Object-store clients retry on their own; /metrics shows it (floe_storage_retries_total).
+  storage::ReportRetriesTo(&metrics);
+  struct StopReportingRetries {
+    ~StopReportingRetries() { storage::ReportRetriesTo(nullptr); }  // before `metrics` goes
+  } stop_reporting_retries;
   if (auto st = PrepareStorage(*config, /*probe=*/true); !st.ok()) {
     std::cerr << "floe run: " << st.ToString() << "\n";
     return 2;
@@ -103,7 +110,6 @@ int Run(const RunOptions& options) {
     std::cerr << "floe run: " << table_catalog.status().ToString() << "\n";
     return 2;
   }
-  MetricsRegistry metrics;
   auto materializer = pipeline::Materializer::Make(*config, **table_catalog, metrics);
   if (!materializer.ok()) {
     std::cerr << "floe run: " << materializer.status().ToString() << "\n";

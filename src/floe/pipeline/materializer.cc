@@ -108,6 +108,9 @@ Result<TopicState*> Materializer::Impl::TopicFor(const std::string& name) {
   topic->table_metrics.commits = &metrics_.GetCounter("floe_commits_total", "Table commits", table_label);
   topic->table_metrics.conflicts =
       &metrics_.GetCounter("floe_commit_conflicts_total", "Commits rebuilt after losing a race", table_label);
+  topic->table_metrics.failures = &metrics_.GetCounter(
+      "floe_commit_failures_total", "Commit attempts that failed and will be retried (storage or catalog trouble)",
+      table_label);
   topic->table_metrics.bytes = &metrics_.GetCounter("floe_bytes_written_total", "Parquet bytes committed", table_label);
   topic->table_metrics.files = &metrics_.GetCounter("floe_files_written_total", "Parquet files committed", table_label);
   topic->table_metrics.evolutions =

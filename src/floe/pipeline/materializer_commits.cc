@@ -75,6 +75,7 @@ void Materializer::Impl::CommitTopic(TopicState& topic, const char* why) {
     }
     topic.commit_error = report.status().ToString();
     topic.commit_retry.Fail();
+    topic.table_metrics.failures->Increment();
     healthy_ = false;
     spdlog::warn("{}: commit failed, will retry: {}", topic.table->name(), topic.commit_error);
     return;

@@ -39,6 +39,7 @@ struct TopicMetrics {
 struct TableMetrics {
   Counter* commits = nullptr;
   Counter* conflicts = nullptr;
+  Counter* failures = nullptr;  // commits that failed (storage, catalog) and will be retried
   Counter* bytes = nullptr;
   Counter* files = nullptr;
   Counter* evolutions = nullptr;

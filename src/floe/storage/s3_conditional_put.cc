@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "floe/core/percent_encoding.h"
+#include "floe/storage/retry_metrics.h"
 #include "floe/storage/s3_store_internal.h"
 
 namespace floe::storage {
@@ -81,7 +82,10 @@ Status FromHttp(long code, const std::string& body, const std::string& what) {
     text += " (the IAM policy must allow s3:PutObject on this key: docs/storage.md)";
   }
   if (code == 404 && s3_code == "NoSuchBucket") text += " (the warehouse bucket does not exist)";
-  if (code >= 500 || code == 429) return Status::Unavailable(text);
+  if (code >= 500 || code == 429) {
+    CountRetry("s3", s3_code.empty() ? "HTTP " + std::to_string(code) : s3_code, text);  // the caller retries
+    return Status::Unavailable(text);
+  }
   return Status::IoError(text);
 }
 
@@ -139,6 +143,7 @@ Status S3PutIfAbsent(const S3Store& store, const std::string& bucket_key, const 
   if (rc != CURLE_OK) {
     // The outcome is unknown (the object may exist now): the caller's retry re-reads the log,
     // and fencing recognises a commit that did land.
+    CountRetry("s3", "network", curl_easy_strerror(rc));
     return Status::Unavailable(what + ": " + (error[0] ? std::string(error) : curl_easy_strerror(rc)));
   }
   long code = 0;

@@ -6,10 +6,13 @@
 
 #include "floe/core/arrow_interop.h"
 #include "floe/storage/object_stores.h"
+#include "floe/storage/retry_metrics.h"
 #include "floe/storage/s3_store_internal.h"
 
 namespace floe::storage {
 namespace {
+
+constexpr int kS3MaxAttempts = 8;  // tries per request, with the SDK's exponential backoff and jitter
 
 struct Registry {
   std::mutex mutex;
@@ -46,6 +49,9 @@ Status InitializeOnce(Registry& r) {
 Result<arrow::fs::S3Options> MakeS3Options(const S3StorageConfig& config) {
   arrow::fs::S3Options o = arrow::fs::S3Options::Defaults();
   o.region = config.region;
+  // The SDK's standard backoff, with more tries than its default 3 so that a short SlowDown
+  // storm or store restart is absorbed inside one request; each retry is counted for /metrics.
+  o.retry_strategy = CountingS3RetryStrategy(kS3MaxAttempts);
   if (!config.endpoint.empty()) {
     std::string endpoint = config.endpoint;
     const auto scheme_end = endpoint.find("://");

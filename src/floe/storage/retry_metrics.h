@@ -1,0 +1,26 @@
+#pragma once
+// Retries the object-store clients make on their own (503 SlowDown, 500, timeouts, refused
+// connections), counted for /metrics as floe_storage_retries_total{store, error}: a store that
+// is struggling shows up on a dashboard before commits start to fail.
+#include <arrow/filesystem/s3fs.h>
+
+#include <memory>
+#include <string_view>
+
+#include "floe/core/metrics.h"
+
+namespace floe::storage {
+
+// Where the counters go from now on; nullptr (the default) counts nothing. The registry must
+// outlive every store (the `floe run` process's registry does).
+void ReportRetriesTo(MetricsRegistry* registry);
+
+// Counts one retry of a request to `store` that failed with `error` (an error code such as
+// SlowDown, or "network"), and logs it, at most once every few seconds per store.
+void CountRetry(std::string_view store, std::string_view error, std::string_view message);
+
+// The AWS SDK's standard retry strategy (exponential backoff with jitter, up to
+// `max_attempts` tries per request), counting each retry it decides on.
+std::shared_ptr<arrow::fs::S3RetryStrategy> CountingS3RetryStrategy(int max_attempts);
+
+}  // namespace floe::storage
