@@ -64,12 +64,28 @@ fi
 # We expose them under .deps/arrow with the unversioned and SONAME link names that a
 # normal install has, so CMake and the runtime linker treat them like one.
 "$ROOT/scripts/arrow-from-wheel.sh" "$VENV/bin/python" "$DEPS/arrow"
-# Object storage goes through arrow::fs: a wheel built without S3 would only fail at run time.
-for store in ARROW_S3; do
+# Object storage goes through arrow::fs: a wheel built without a store would only fail at run time.
+for store in ARROW_S3 ARROW_AZURE; do
   grep -q "^#define $store\b" "$DEPS/arrow/include/arrow/util/config.h" || {
     echo "deps: the Arrow C++ in the pyarrow wheel lacks $store (object storage needs it)" >&2; exit 1; }
 done
 [ -e "$DEPS/arrow/lib/libarrow_s3.so" ] || { echo "deps: the pyarrow wheel has no libarrow_s3" >&2; exit 1; }
+# Azure's file system is inside libarrow itself (no separate library): check the symbol.
+nm -D --defined-only "$DEPS/arrow/lib/libarrow.so" | grep -c "_ZN5arrow2fs15AzureFileSystem4Make" >/dev/null || {
+  echo "deps: the pyarrow wheel's libarrow has no arrow::fs::AzureFileSystem (ARROW_AZURE)" >&2; exit 1; }
+
+# --- Object-store emulators the tests run -------------------------------------------------
+# Azurite (Azure Blob Storage), from npm, pinned.
+AZURITE_VERSION=3.37.0
+if [ "$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$DEPS/azurite/node_modules/azurite/package.json" 2>/dev/null)" \
+     != "$AZURITE_VERSION" ]; then
+  command -v npm >/dev/null || install_apt npm
+  echo "deps: installing Azurite $AZURITE_VERSION under .deps/azurite"
+  mkdir -p "$DEPS/azurite"
+  npm install --prefix "$DEPS/azurite" --no-audit --no-fund --silent "azurite@$AZURITE_VERSION"
+else
+  echo "deps: Azurite $AZURITE_VERSION present"
+fi
 
 # --- Java servers the tests run (Maven Central) -----------------------------------------
 "$ROOT/scripts/kafka/install.sh"                # Apache Kafka broker (KRaft)

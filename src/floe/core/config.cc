@@ -390,14 +390,46 @@ void ReadS3(ConfigReader& r, const YAML::Node& node, S3StorageConfig& s) {
   }
 }
 
+const std::vector<std::pair<std::string, AzureCredentialsKind>> kAzureCredentials = {
+    {"default", AzureCredentialsKind::kDefault}, {"key", AzureCredentialsKind::kKey}, {"sas", AzureCredentialsKind::kSas}};
+
+bool IsAzureUri(const std::string& uri) {
+  return uri.rfind("abfs://", 0) == 0 || uri.rfind("abfss://", 0) == 0 || uri.rfind("az://", 0) == 0;
+}
+
+// A SAS token is a query string; a pasted leading '?' is dropped so both forms work.
+std::string StripQuestionMark(std::string token) {
+  if (!token.empty() && token.front() == '?') token.erase(0, 1);
+  return token;
+}
+
+void ReadAzure(ConfigReader& r, const YAML::Node& node, AzureStorageConfig& a) {
+  const std::string path = "storage.azure";
+  if (!r.ExpectMap(node, path, {"account", "endpoint", "credentials", "account_key", "sas_token", "reader_sas_token"}))
+    return;
+  ReadSecret(r, node, path, "account", a.account, /*required=*/true);
+  ReadSecret(r, node, path, "endpoint", a.endpoint);
+  if (!a.endpoint.empty() && a.endpoint.rfind("http://", 0) != 0 && a.endpoint.rfind("https://", 0) != 0) {
+    r.Error(node["endpoint"], path + ".endpoint", "must start with http:// or https://");
+  }
+  if (auto v = r.Choice(node, path, "credentials", kAzureCredentials)) a.credentials = *v;
+  const bool key = a.credentials == AzureCredentialsKind::kKey;
+  const bool sas = a.credentials == AzureCredentialsKind::kSas;
+  ReadSecret(r, node, path, "account_key", a.account_key, /*required=*/key);
+  ReadSecret(r, node, path, "sas_token", a.sas_token, /*required=*/sas);
+  a.sas_token = StripQuestionMark(a.sas_token);
+  if (!key && node["account_key"]) r.Error(node["account_key"], path + ".account_key", "only with credentials: key");
+  if (!sas && node["sas_token"]) r.Error(node["sas_token"], path + ".sas_token", "only with credentials: sas");
+  ReadSecret(r, node, path, "reader_sas_token", a.reader_sas_token);
+  a.reader_sas_token = StripQuestionMark(a.reader_sas_token);
+}
+
 void ReadStorage(ConfigReader& r, const YAML::Node& node, const std::string& warehouse, StorageConfig& s) {
   if (!node.IsDefined() || node.IsNull()) return;
-  // azure and gcs are the next stores (issue 14); naming them here lets the did-you-mean
-  // stay useful and says plainly that they are not there yet.
+  // gcs is the next store (issue 14); naming it here keeps the did-you-mean useful and says
+  // plainly that it is not there yet.
   if (!r.ExpectMap(node, "storage", {"s3", "azure", "gcs", "delta_single_writer"})) return;
-  for (const char* store : {"azure", "gcs"}) {
-    if (node[store]) r.Error(node[store], std::string("storage.") + store, "not supported yet (S3 only for now)");
-  }
+  if (node["gcs"]) r.Error(node["gcs"], "storage.gcs", "not supported yet (S3 and Azure only for now)");
   if (auto v = r.Choice(node, "storage", "delta_single_writer", kBooleans)) s.delta_single_writer = *v;
   const YAML::Node s3 = node["s3"];
   if (s3.IsDefined() && !s3.IsNull()) {
@@ -407,6 +439,27 @@ void ReadStorage(ConfigReader& r, const YAML::Node& node, const std::string& war
   }
   if (s.s3 && !warehouse.empty() && warehouse.rfind("s3://", 0) != 0) {
     r.Error(node["s3"], "storage.s3", "configured, but the warehouse ('" + warehouse + "') is not an s3:// URI");
+  }
+  const YAML::Node azure = node["azure"];
+  if (azure.IsDefined() && !azure.IsNull()) {
+    AzureStorageConfig c;
+    ReadAzure(r, azure, c);
+    s.azure = c;
+  } else if (azure.IsDefined()) {
+    r.Error(azure, "storage.azure", "needs at least the account");
+  }
+  if (s.azure && !warehouse.empty() && !IsAzureUri(warehouse)) {
+    r.Error(node["azure"], "storage.azure",
+            "configured, but the warehouse ('" + warehouse + "') is not an abfs://, abfss:// or az:// URI");
+  }
+  // abfs[s]://container@<account>.dfs.core.windows.net/…: the URI names the account too.
+  const auto at = warehouse.find('@');
+  if (s.azure && IsAzureUri(warehouse) && at != std::string::npos) {
+    const std::string account = warehouse.substr(at + 1, warehouse.find_first_of("./", at + 1) - at - 1);
+    if (account != s.azure->account) {
+      r.Error(node["azure"]["account"], "storage.azure.account",
+              "'" + s.azure->account + "' differs from the account in the warehouse URI ('" + account + "')");
+    }
   }
 }
 

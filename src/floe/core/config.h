@@ -69,8 +69,23 @@ struct S3StorageConfig {
   std::string reader_secret_access_key;
 };
 
+// storage.azure (docs/storage.md): Azure Blob Storage / ADLS Gen2, for abfs(s):// and az://
+// warehouses. Secret fields hold resolved values; nothing may print them.
+enum class AzureCredentialsKind { kDefault, kKey, kSas };
+struct AzureStorageConfig {
+  std::string account;   // the storage account name
+  std::string endpoint;  // http(s)://host:port[/account] of an emulator (Azurite); empty: Azure
+  AzureCredentialsKind credentials = AzureCredentialsKind::kDefault;
+  std::string account_key;  // key only
+  std::string sas_token;    // sas only (without the leading '?')
+  // A SAS handed to Iceberg REST catalog clients in LoadTable's config (adls.sas-token);
+  // should grant read and list only. Account keys always grant everything, so none is handed out.
+  std::string reader_sas_token;
+};
+
 struct StorageConfig {
   std::optional<S3StorageConfig> s3;
+  std::optional<AzureStorageConfig> azure;
   // Allows formats: [delta] on a store that does not honour conditional creates, at the risk
   // of a lost commit when two writers race (docs/storage.md).
   bool delta_single_writer = false;

@@ -12,6 +12,7 @@
 #include <random>
 
 #include "floe/core/arrow_interop.h"
+#include "floe/storage/azure_store_internal.h"
 #include "floe/storage/s3_store_internal.h"
 
 namespace floe::storage {
@@ -70,17 +71,24 @@ Status PendingFile::Abort() {
 }
 
 FileIO::FileIO(std::shared_ptr<arrow::fs::FileSystem> fs, std::string root_path, std::string root_uri, bool local,
-               std::shared_ptr<const S3Store> s3)
+               std::shared_ptr<const S3Store> s3, std::shared_ptr<const AzureStore> azure)
     : fs_(std::move(fs)),
       root_path_(std::move(root_path)),
       root_uri_(std::move(root_uri)),
       local_(local),
-      s3_(std::move(s3)) {}
+      s3_(std::move(s3)),
+      azure_(std::move(azure)) {}
 
 Result<std::shared_ptr<arrow::fs::FileSystem>> FileSystemForUri(const std::string& uri, std::string* path) {
   if (IsS3Uri(uri)) {
     FLOE_ASSIGN_OR_RETURN(auto store, SharedS3Store());
     *path = S3Path(uri);
+    return std::shared_ptr<arrow::fs::FileSystem>(store->fs);
+  }
+  if (IsAzureUri(uri)) {
+    FLOE_ASSIGN_OR_RETURN(auto location, ParseAzureUri(uri));
+    FLOE_ASSIGN_OR_RETURN(auto store, SharedAzureStore(location.account));
+    *path = location.path;
     return std::shared_ptr<arrow::fs::FileSystem>(store->fs);
   }
   return FromArrow(arrow::fs::FileSystemFromUriOrPath(uri, path));
@@ -89,8 +97,13 @@ Result<std::shared_ptr<arrow::fs::FileSystem>> FileSystemForUri(const std::strin
 Result<FileIO> FileIO::Open(const std::string& root) {
   std::string path;
   std::shared_ptr<const S3Store> s3;
+  std::shared_ptr<const AzureStore> azure;
   if (IsS3Uri(root)) {
     FLOE_ASSIGN_OR_RETURN(s3, SharedS3Store());
+  }
+  if (IsAzureUri(root)) {
+    FLOE_ASSIGN_OR_RETURN(auto location, ParseAzureUri(root));
+    FLOE_ASSIGN_OR_RETURN(azure, SharedAzureStore(location.account));
   }
   FLOE_ASSIGN_OR_RETURN(auto fs, FileSystemForUri(root, &path));
   const bool local = fs->type_name() == "local";
@@ -101,7 +114,7 @@ Result<FileIO> FileIO::Open(const std::string& root) {
     uri = "file://" + path;
   }
   while (uri.size() > 1 && uri.back() == '/') uri.pop_back();
-  return FileIO(std::move(fs), std::move(path), std::move(uri), local, std::move(s3));
+  return FileIO(std::move(fs), std::move(path), std::move(uri), local, std::move(s3), std::move(azure));
 }
 
 std::string FileIO::Path(const std::string& relative_path) const { return JoinPath(root_path_, relative_path); }
@@ -127,6 +140,7 @@ Status FileIO::Delete(const std::string& relative_path) { return FromArrow(fs_->
 Status FileIO::PutIfAbsent(const std::string& relative_path, const std::string& content) {
   if (local_) return LocalPutIfAbsent(relative_path, content);
   if (s3_) return S3PutIfAbsent(*s3_, Path(relative_path), content);
+  if (azure_) return AzurePutIfAbsent(*azure_, Path(relative_path), content);
   return Status::Unsupported(Uri(relative_path) + ": this store has no conditional create in Floe yet");
 }
 

@@ -11,7 +11,8 @@
 
 namespace floe::storage {
 
-struct S3Store;  // s3_store_internal.h
+struct S3Store;     // s3_store_internal.h
+struct AzureStore;  // azure_store_internal.h
 
 // A file being written that becomes visible only on Commit(): readers never see a partial
 // file. Local files are written under a temporary name and renamed; object stores publish an
@@ -46,17 +47,18 @@ class FileIO {
   Status Delete(const std::string& relative_path);
   // Creates the file with `content` only if no file has that name, atomically: kConflict when
   // it exists. Local files: link(2) of a temporary file (fails with EEXIST, never
-  // overwrites); S3: a conditional PUT (If-None-Match: *). kUnsupported on stores without
-  // one (gs://, abfs:// for now): the caller decides whether check-then-write is acceptable.
+  // overwrites); S3: a conditional PUT (If-None-Match: *); Azure: a conditional Put Blob
+  // (If-None-Match: *). kUnsupported on stores without one (gs:// for now, Azure with the
+  // default credential chain): the caller decides whether check-then-write is acceptable.
   Status PutIfAbsent(const std::string& relative_path, const std::string& content);
   bool local() const { return local_; }
-  // The location engines use to find a file (file:///abs/path or s3://bucket/key).
+  // The location engines use to find a file (file:///abs/path, s3://bucket/key, abfss://…).
   std::string Uri(const std::string& relative_path) const;
   const std::shared_ptr<arrow::fs::FileSystem>& filesystem() const { return fs_; }
 
  private:
   FileIO(std::shared_ptr<arrow::fs::FileSystem> fs, std::string root_path, std::string root_uri, bool local,
-         std::shared_ptr<const S3Store> s3);
+         std::shared_ptr<const S3Store> s3, std::shared_ptr<const AzureStore> azure);
   Status LocalPutIfAbsent(const std::string& relative_path, const std::string& content);
   std::string Path(const std::string& relative_path) const;
 
@@ -64,11 +66,12 @@ class FileIO {
   std::string root_path_;
   std::string root_uri_;
   bool local_;
-  std::shared_ptr<const S3Store> s3_;  // set for s3:// roots
+  std::shared_ptr<const S3Store> s3_;        // set for s3:// roots
+  std::shared_ptr<const AzureStore> azure_;  // set for abfs://, abfss://, az:// roots
 };
 
-// The file system serving a full URI or local path, and the path inside it. s3:// URIs get
-// the configured S3 store (object_stores.h), so every reader of table files (manifests, data
+// The file system serving a full URI or local path, and the path inside it. s3:// and Azure
+// (abfs://, abfss://, az://) URIs get the configured store (object_stores.h), so every reader of table files (manifests, data
 // files) uses the same endpoint and credentials as the writers.
 Result<std::shared_ptr<arrow::fs::FileSystem>> FileSystemForUri(const std::string& uri, std::string* path);
 

@@ -1,8 +1,9 @@
 #pragma once
-// The process's object-store settings (floe.yaml's `storage:` section). One S3 file system
-// serves every s3:// URI of the process: creating one is not free (with role_arn it costs an
-// STS call), Arrow's S3 support is process-wide anyway (InitializeS3/FinalizeS3), and the
-// table code deep inside iceberg/ and delta/ opens files by URI alone.
+// The process's object-store settings (floe.yaml's `storage:` section). One file system per
+// store serves every URI of that store (s3_store.cc, azure_store.cc): creating one is not
+// free (with role_arn it costs an STS call), Arrow's S3 support is process-wide anyway
+// (InitializeS3/FinalizeS3), and the table code deep inside iceberg/ and delta/ opens files
+// by URI alone.
 #include <map>
 #include <string>
 
@@ -11,16 +12,20 @@
 
 namespace floe::storage {
 
-// Sets the settings used from now on (replacing the file system built from earlier ones).
-// Without a call, s3:// URIs use Arrow's defaults (the AWS chain, AWS endpoints).
+// Sets the settings of every store used from now on (replacing the file systems built from
+// earlier ones). Without a call, s3:// URIs use Arrow's defaults (the AWS chain, AWS
+// endpoints) and Azure URIs the URI's account with Azure's default credential chain.
 Status ConfigureObjectStores(const StorageConfig& config);
 
 // What a start-up probe of a warehouse found (ProbeWarehouse).
 struct ProbeReport {
   bool object_store = false;        // false: a local path, nothing probed
   bool conditional_create = false;  // the second put of one name was refused
-  std::string region;               // the region the S3 client uses
-  std::string credential_source;    // "static keys", "AWS default chain", "+ assumed role <arn>"; never a secret
+  // Why conditional_create is what it is, for the log and for refusing Delta: "refused the
+  // second create", "accepted a second create", or why the store has none in Floe.
+  std::string conditional_create_detail;
+  std::string region;             // the region the S3 client uses; the account on Azure
+  std::string credential_source;  // "static keys", "AWS default chain", "+ assumed role <arn>"; never a secret
 };
 
 // Writes a probe object <warehouse>/_floe_probe-<uuid> twice with put-if-absent (the second
@@ -30,9 +35,9 @@ struct ProbeReport {
 Result<ProbeReport> ProbeWarehouse(const std::string& warehouse);
 
 // What an Iceberg engine needs to read files under `warehouse`, as FileIO properties for the
-// REST catalog's LoadTable `config`: s3.endpoint, s3.region, s3.path-style-access, and the
-// reader keys when storage.s3 configures them (never Floe's own credentials). Empty for local
-// warehouses.
+// REST catalog's LoadTable `config`: S3's s3.endpoint, s3.region, s3.path-style-access;
+// Azure's adls.account-name and emulator authority/scheme; the reader credentials when the
+// config has them (never Floe's own). Empty for local warehouses.
 Result<std::map<std::string, std::string>> ClientReadProperties(const std::string& warehouse);
 
 }  // namespace floe::storage

@@ -1,9 +1,11 @@
 // The start-up check of a warehouse on an object store: can Floe write, read and delete there,
 // and does the store refuse a second create of one name (what Delta's commits rely on)?
 #include <arrow/buffer.h>
+#include <spdlog/spdlog.h>
 
 #include "floe/core/arrow_interop.h"
 #include "floe/core/uuid.h"
+#include "floe/storage/azure_store_internal.h"
 #include "floe/storage/file_io.h"
 #include "floe/storage/object_stores.h"
 #include "floe/storage/s3_store_internal.h"
@@ -19,6 +21,12 @@ Result<ProbeReport> ProbeWarehouse(const std::string& warehouse) {
     report.region = store->fs->region();
     report.credential_source = DescribeCredentials(store->config);
   }
+  if (IsAzureUri(warehouse)) {
+    FLOE_ASSIGN_OR_RETURN(auto location, ParseAzureUri(warehouse));
+    FLOE_ASSIGN_OR_RETURN(auto store, SharedAzureStore(location.account));
+    report.region = "account " + store->config.account;
+    report.credential_source = DescribeAzureCredentials(store->config);
+  }
   auto context = [&warehouse](const std::string& step) {
     return "probing the warehouse " + warehouse + " (" + step + ")";
   };
@@ -29,6 +37,8 @@ Result<ProbeReport> ProbeWarehouse(const std::string& warehouse) {
   const std::string content = "floe start-up probe: safe to delete\n";
   Status first = io.PutIfAbsent(name, content);
   if (first.code() == StatusCode::kUnsupported) {
+    report.conditional_create_detail = "not available: " + first.message();
+    spdlog::warn("warehouse {}: no conditional create: {}", warehouse, first.message());
     // No conditional create for this store: still check that it takes writes.
     auto file = io.Create(name);
     if (!file.ok()) return file.status().WithContext(context("create " + name));
@@ -41,6 +51,8 @@ Result<ProbeReport> ProbeWarehouse(const std::string& warehouse) {
     const Status second = io.PutIfAbsent(name, content);
     report.conditional_create = second.code() == StatusCode::kConflict;
     if (!second.ok() && !report.conditional_create) return second.WithContext(context("second create of " + name));
+    report.conditional_create_detail = report.conditional_create ? "the store refused a second create of one name"
+                                                                 : "the store accepted a second create of one name";
   }
   auto read = io.OpenRead(name);
   if (!read.ok()) return read.status().WithContext(context("read " + name));

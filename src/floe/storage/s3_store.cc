@@ -82,7 +82,7 @@ std::string DescribeCredentials(const S3StorageConfig& config) {
   return out;
 }
 
-Status ConfigureObjectStores(const StorageConfig& config) {
+Status ConfigureS3Store(const StorageConfig& config) {
   Registry& r = TheRegistry();
   std::lock_guard lock(r.mutex);
   r.config = config;
@@ -113,9 +113,8 @@ Result<std::shared_ptr<const S3Store>> SharedS3Store() {
   return r.s3;
 }
 
-Result<std::map<std::string, std::string>> ClientReadProperties(const std::string& warehouse) {
+Result<std::map<std::string, std::string>> S3ClientReadProperties() {
   std::map<std::string, std::string> out;
-  if (warehouse.rfind("s3://", 0) != 0) return out;
   FLOE_ASSIGN_OR_RETURN(auto store, SharedS3Store());
   const auto& c = store->config;
   if (!c.endpoint.empty()) out["s3.endpoint"] = c.endpoint;

@@ -3,6 +3,7 @@
 // hence the same credentials provider).
 #include <arrow/filesystem/s3fs.h>
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -17,6 +18,9 @@ struct S3Store {
   std::shared_ptr<arrow::fs::S3FileSystem> fs;
 };
 
+// Sets the settings the store is built from on first use (storage.s3).
+Status ConfigureS3Store(const StorageConfig& config);
+
 // The store for s3:// URIs, built on first use from the configured settings.
 Result<std::shared_ptr<const S3Store>> SharedS3Store();
 
@@ -28,6 +32,10 @@ Result<arrow::fs::S3Options> MakeS3Options(const S3StorageConfig& config);
 // `If-None-Match: *`, signed with SigV4 by libcurl using the store's current credentials.
 // 412 (and 409, a concurrent conditional write in flight) is kConflict.
 Status S3PutIfAbsent(const S3Store& store, const std::string& bucket_key, const std::string& content);
+
+// LoadTable config properties for Iceberg clients: s3.endpoint, s3.region,
+// s3.path-style-access, the reader keys.
+Result<std::map<std::string, std::string>> S3ClientReadProperties();
 
 // How the credentials are obtained, for reports and logs (never the secret itself).
 std::string DescribeCredentials(const S3StorageConfig& config);

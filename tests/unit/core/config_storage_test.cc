@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <cstdio>
+
 #include "floe/core/config.h"
 
 namespace floe {
@@ -81,6 +83,69 @@ TEST(ConfigStorage, RulesBetweenFields) {
             std::string::npos);
   EXPECT_NE(Errors(Config("storage:\n  s3: {}\n", "/tmp/wh")).find("is not an s3:// URI"), std::string::npos);
   EXPECT_NE(Errors(Config("storage:\n  gcs: {}\n")).find("storage.gcs: not supported yet"), std::string::npos);
+}
+
+const char* kAzureWarehouse = "abfss://floe@acct.dfs.core.windows.net/wh";
+
+TEST(ConfigStorage, AzureWithAKeyFromAFileAndAReaderSas) {
+  const std::string key_file = ::testing::TempDir() + "/azure-key";
+  FILE* f = std::fopen(key_file.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs("c2VjcmV0LWtleQ==\n", f);
+  std::fclose(f);
+  ::setenv("FLOE_TEST_AZURE_SAS", "?sv=2021-12-02&sp=rl&sig=abc", 1);
+  auto r = ParseConfig(Config("storage:\n  azure:\n    account: acct\n    endpoint: \"http://127.0.0.1:10000/acct\"\n"
+                              "    credentials: key\n    account_key: \"${file:" + key_file + "}\"\n"
+                              "    reader_sas_token: \"${env:FLOE_TEST_AZURE_SAS}\"\n",
+                              kAzureWarehouse),
+                       "floe.yaml");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_TRUE(r->storage.azure.has_value());
+  const auto& a = *r->storage.azure;
+  EXPECT_EQ(a.account, "acct");
+  EXPECT_EQ(a.endpoint, "http://127.0.0.1:10000/acct");
+  EXPECT_EQ(a.credentials, AzureCredentialsKind::kKey);
+  EXPECT_EQ(a.account_key, "c2VjcmV0LWtleQ==");
+  EXPECT_EQ(a.reader_sas_token, "sv=2021-12-02&sp=rl&sig=abc");  // the pasted '?' dropped
+}
+
+TEST(ConfigStorage, AzureSasAndDefault) {
+  auto sas = ParseConfig(Config("storage:\n  azure: {account: acct, credentials: sas, sas_token: \"sv=1&sig=x\"}\n",
+                                "az://floe/wh"),
+                         "floe.yaml");
+  ASSERT_TRUE(sas.ok()) << sas.status().ToString();
+  EXPECT_EQ(sas->storage.azure->credentials, AzureCredentialsKind::kSas);
+  EXPECT_EQ(sas->storage.azure->sas_token, "sv=1&sig=x");
+  auto def = ParseConfig(Config("storage:\n  azure: {account: acct}\n", kAzureWarehouse), "floe.yaml");
+  ASSERT_TRUE(def.ok()) << def.status().ToString();
+  EXPECT_EQ(def->storage.azure->credentials, AzureCredentialsKind::kDefault);
+}
+
+TEST(ConfigStorage, AzureRulesBetweenFields) {
+  auto errors = [](const std::string& azure, const std::string& warehouse = kAzureWarehouse) {
+    return Errors(Config("storage:\n  azure: " + azure + "\n", warehouse));
+  };
+  EXPECT_NE(errors("{credentials: key}").find("storage.azure.account: required"), std::string::npos);
+  EXPECT_NE(errors("{account: acct, credentials: key}").find("storage.azure.account_key: required"),
+            std::string::npos);
+  EXPECT_NE(errors("{account: acct, credentials: sas}").find("storage.azure.sas_token: required"), std::string::npos);
+  EXPECT_NE(errors("{account: acct, account_key: k}").find("only with credentials: key"), std::string::npos);
+  EXPECT_NE(errors("{account: acct, credentials: key, account_key: k, sas_token: s}").find("only with credentials: sas"),
+            std::string::npos);
+  EXPECT_NE(errors("{account: acct, credentials: token}").find("is not one of: default, key, sas"), std::string::npos);
+  EXPECT_NE(errors("{account: acct, endpoint: \"127.0.0.1:10000\"}").find("http:// or https://"), std::string::npos);
+  EXPECT_NE(errors("{account: other}").find("differs from the account in the warehouse URI ('acct')"),
+            std::string::npos);
+  EXPECT_NE(errors("{account: acct}", "s3://b/wh").find("is not an abfs://, abfss:// or az:// URI"), std::string::npos);
+  EXPECT_NE(errors("{acount: acct}").find("did you mean 'account'?"), std::string::npos);
+}
+
+TEST(ConfigStorage, AzureSecretsNeverAppearInErrors) {
+  ::setenv("FLOE_TEST_AZURE_KEY", "azure-secret-key", 1);
+  const std::string e = Errors(Config(
+      "storage:\n  azure: {account: acct, account_key: \"${env:FLOE_TEST_AZURE_KEY}\"}\n", kAzureWarehouse));
+  EXPECT_NE(e.find("only with credentials: key"), std::string::npos) << e;
+  EXPECT_EQ(e.find("azure-secret-key"), std::string::npos) << e;
 }
 
 TEST(ConfigStorage, SecretsNeverAppearInErrors) {
