@@ -69,15 +69,6 @@ def test_validate_missing_file(floe_bin, tmp_path):
     assert "cannot open config file" in r.stderr
 
 
-def test_run_refuses_formats_it_does_not_support_yet(floe_bin, tmp_path):
-    cfg = tmp_path / "floe.yaml"
-    cfg.write_text(f"kafka: {{bootstrap_servers: '127.0.0.1:1'}}\nwarehouse: '{tmp_path}/wh'\n"
-                   "topics: [{name: t, value: json}]\n")
-    r = run_floe(floe_bin, "run", "--config", str(cfg))
-    assert r.returncode == 2
-    assert "topic 't': value format 'json' is not supported by floe run yet" in r.stderr
-
-
 def test_run_with_an_invalid_config_exits_1(floe_bin, tmp_path):
     cfg = tmp_path / "floe.yaml"
     cfg.write_text("kafka: {bootstrap_servers: x}\nwarehouse: w\nbuffer_memory: 1KiB\ntopics: [{name: t}]\n")
