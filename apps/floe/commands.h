@@ -9,6 +9,7 @@ namespace floe::cli {
 
 struct ValidateOptions {
   std::string config_path;
+  bool check_storage = false;  // also probe the warehouse (storage_check.h)
 };
 void AddValidateCommand(CLI::App& app, ValidateOptions& options);
 int Validate(const ValidateOptions& options);

@@ -37,7 +37,11 @@ Status PrepareStorage(const FloeConfig& config, bool probe) {
   spdlog::info("warehouse {}: writable (region {}, credentials: {}), conditional create {}", config.warehouse,
                report.region.empty() ? "-" : report.region, report.credential_source.empty() ? "-" : report.credential_source,
                report.conditional_create ? "honoured" : "NOT honoured");
-  if (report.conditional_create || !WritesDelta(config)) return Status::OK();
+  return CheckDeltaSupport(config, report);
+}
+
+Status CheckDeltaSupport(const FloeConfig& config, const storage::ProbeReport& report) {
+  if (!report.object_store || report.conditional_create || !WritesDelta(config)) return Status::OK();
   if (config.storage.delta_single_writer) {
     spdlog::warn("warehouse {} does not refuse a second create of one name; Delta commits are check-then-write "
                  "(storage.delta_single_writer: true): run one writer per Delta table",

@@ -7,6 +7,7 @@
 
 #include "floe/core/config.h"
 #include "floe/core/result.h"
+#include "floe/storage/object_stores.h"
 
 namespace floe::cli {
 
@@ -14,6 +15,10 @@ namespace floe::cli {
 // when a topic writes Delta, that it refuses a second create of one name (else refuses to
 // start unless storage.delta_single_writer).
 Status PrepareStorage(const FloeConfig& config, bool probe);
+
+// Delta's part of that check, on a probe's report: kUnsupported when a topic writes Delta to a
+// store that accepted a second create of one name, unless storage.delta_single_writer.
+Status CheckDeltaSupport(const FloeConfig& config, const storage::ProbeReport& report);
 
 // LoadTable's `config` for the served REST catalog (storage::ClientReadProperties).
 std::map<std::string, std::string> CatalogTableConfig(const FloeConfig& config);

@@ -2,12 +2,16 @@
 
 #include "commands.h"
 #include "floe/core/config.h"
+#include "storage_check.h"
 
 namespace floe::cli {
 
 void AddValidateCommand(CLI::App& app, ValidateOptions& options) {
   auto* cmd = app.add_subcommand("validate", "Check a floe.yaml and report every problem with its line");
   cmd->add_option("-c,--config", options.config_path, "Path to floe.yaml")->required();
+  cmd->add_flag("--check-storage", options.check_storage,
+                "Also write, read, list and delete a probe object in the warehouse and report what the store "
+                "supports (region, credential source, conditional creates)");
 }
 
 int Validate(const ValidateOptions& options) {
@@ -23,6 +27,7 @@ int Validate(const ValidateOptions& options) {
               << (t.table.empty() ? "<namespace>.<topic>" : t.table) << " (value: " << PayloadFormatName(t.value)
               << ", key: " << PayloadFormatName(t.key) << ")\n";
   }
+  if (options.check_storage) return CheckStorage(*config);
   return 0;
 }
 

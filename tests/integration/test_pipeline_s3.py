@@ -318,3 +318,47 @@ def test_kill_9_at_random_moments_on_s3_exactly_once(kafka, schema_registry, flo
                                       storage_options=delta_storage_options(s3, s3.admin_key))
                            .to_pyarrow_table().to_pylist())
     assert set(delta) == set(producing.sent)
+
+
+def test_validate_check_storage_reports_what_the_store_supports(floe_bin, s3, tmp_path):
+    """`floe validate --check-storage`: the start-up probe on demand, with a report an operator can
+    act on — and the permission each failure points at."""
+    from tests.integration.fixtures.s3_proxy import S3Proxy
+    bucket = s3.create_bucket()
+
+    def check(name, key, endpoint=None, formats=("iceberg", "delta")):
+        storage = s3.storage_config(key, **({"endpoint": endpoint} if endpoint else {}))
+        config = FloeRun(floe_bin, tmp_path / name, "127.0.0.1:1",
+                         [{"name": "orders", "value": "string", "formats": list(formats)}],
+                         extra={"warehouse": f"s3://{bucket}/wh", "storage": storage}).write_config()
+        result = subprocess.run([str(floe_bin), "validate", "--config", str(config), "--check-storage"],
+                                capture_output=True, text=True, timeout=120)
+        assert key[1] not in result.stdout + result.stderr
+        return result
+
+    def policy(*actions):
+        return {"Version": "2012-10-17", "Statement": [
+            {"Effect": "Allow", "Action": list(actions), "Resource": [f"arn:aws:s3:::{bucket}", f"arn:aws:s3:::{bucket}/*"]}]}
+
+    ok = check("ok", s3.create_user(policy("s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:ListBucket")))
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    for line in ("region: us-east-1", "credentials: static keys", "write, read, delete: ok",
+                 "conditional create: honoured", "list: ok", "storage: OK"):
+        assert line in ok.stdout, ok.stdout
+    assert not any("_floe_probe" in k for k in s3.keys(bucket))
+
+    read_only = check("read-only", s3.create_user(READ_ONLY))
+    assert read_only.returncode == 1
+    assert "AccessDenied" in read_only.stdout and "s3:PutObject" in read_only.stdout, read_only.stdout
+
+    no_list = check("no-list", s3.create_user(policy("s3:GetObject", "s3:PutObject", "s3:DeleteObject")))
+    assert no_list.returncode == 1, no_list.stdout
+    assert "s3:ListBucket" in no_list.stdout, no_list.stdout
+
+    with S3Proxy(s3.port) as proxy:
+        ignoring = check("ignoring", s3.admin_key, endpoint=proxy.endpoint)
+        assert ignoring.returncode == 1
+        assert "conditional create: NOT honoured" in ignoring.stdout
+        assert "storage.delta_single_writer" in ignoring.stdout
+        iceberg_only = check("iceberg-only", s3.admin_key, endpoint=proxy.endpoint, formats=("iceberg",))
+        assert iceberg_only.returncode == 0, iceberg_only.stdout
