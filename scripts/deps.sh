@@ -65,14 +65,16 @@ fi
 # normal install has, so CMake and the runtime linker treat them like one.
 "$ROOT/scripts/arrow-from-wheel.sh" "$VENV/bin/python" "$DEPS/arrow"
 # Object storage goes through arrow::fs: a wheel built without a store would only fail at run time.
-for store in ARROW_S3 ARROW_AZURE; do
+for store in ARROW_S3 ARROW_AZURE ARROW_GCS; do
   grep -q "^#define $store\b" "$DEPS/arrow/include/arrow/util/config.h" || {
     echo "deps: the Arrow C++ in the pyarrow wheel lacks $store (object storage needs it)" >&2; exit 1; }
 done
 [ -e "$DEPS/arrow/lib/libarrow_s3.so" ] || { echo "deps: the pyarrow wheel has no libarrow_s3" >&2; exit 1; }
-# Azure's file system is inside libarrow itself (no separate library): check the symbol.
-nm -D --defined-only "$DEPS/arrow/lib/libarrow.so" | grep -c "_ZN5arrow2fs15AzureFileSystem4Make" >/dev/null || {
-  echo "deps: the pyarrow wheel's libarrow has no arrow::fs::AzureFileSystem (ARROW_AZURE)" >&2; exit 1; }
+# Azure's and GCS's file systems are inside libarrow itself (no separate library): check the symbols.
+for fs in AzureFileSystem GcsFileSystem; do
+  nm -D --defined-only "$DEPS/arrow/lib/libarrow.so" | grep -c "_ZN5arrow2fs${#fs}${fs}4Make" >/dev/null || {
+    echo "deps: the pyarrow wheel's libarrow has no arrow::fs::$fs" >&2; exit 1; }
+done
 
 # --- Object-store emulators the tests run -------------------------------------------------
 # Azurite (Azure Blob Storage), from npm, pinned.
@@ -85,6 +87,19 @@ if [ "$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$DEPS/azurite/node_modules/azu
   npm install --prefix "$DEPS/azurite" --no-audit --no-fund --silent "azurite@$AZURITE_VERSION"
 else
   echo "deps: Azurite $AZURITE_VERSION present"
+fi
+# fake-gcs-server (GCS JSON API), built from its Go module, pinned.
+FAKE_GCS_VERSION=v1.56.1
+if [ "$(cat "$DEPS/bin/.fake-gcs-server.version" 2>/dev/null)" != "$FAKE_GCS_VERSION" ] || \
+   [ ! -x "$DEPS/bin/fake-gcs-server" ]; then
+  GO="$(command -v go || echo /usr/local/go/bin/go)"
+  [ -x "$GO" ] || { echo "deps: fake-gcs-server needs Go (go on PATH or /usr/local/go/bin/go)" >&2; exit 1; }
+  echo "deps: building fake-gcs-server $FAKE_GCS_VERSION into .deps/bin"
+  mkdir -p "$DEPS/bin"
+  GOBIN="$DEPS/bin" "$GO" install "github.com/fsouza/fake-gcs-server@$FAKE_GCS_VERSION"
+  echo "$FAKE_GCS_VERSION" > "$DEPS/bin/.fake-gcs-server.version"
+else
+  echo "deps: fake-gcs-server $FAKE_GCS_VERSION present"
 fi
 
 # --- Java servers the tests run (Maven Central) -----------------------------------------

@@ -53,7 +53,7 @@ int CatalogServe(const CatalogServeOptions& options) {
   http.host = listen.substr(0, colon);
   http.port = std::stoi(listen.substr(colon + 1));
   server::HttpServer server(http);
-  server::AddRestCatalogRoutes(server, **catalog, {config->catalog.token, CatalogTableConfig(*config)});
+  server::AddRestCatalogRoutes(server, **catalog, ServedCatalogOptions(*config));
   BlockShutdownSignals();  // before any thread starts, so only the waiter below sees them
   if (auto st = server.Start(); !st.ok()) {
     std::cerr << "floe catalog serve: " << st.message() << "\n";

@@ -49,8 +49,7 @@ Status StartCatalogServer(const FloeConfig& config, Servers& servers) {
   FLOE_ASSIGN_OR_RETURN(servers.served_catalog, catalog::IcebergCatalog::Open(uri, config.warehouse));
   FLOE_ASSIGN_OR_RETURN(auto http, ListenOptions(config.catalog.listen));
   servers.catalog_server = std::make_unique<server::HttpServer>(http);
-  server::AddRestCatalogRoutes(*servers.catalog_server, *servers.served_catalog,
-                               {config.catalog.token, CatalogTableConfig(config)});
+  server::AddRestCatalogRoutes(*servers.catalog_server, *servers.served_catalog, ServedCatalogOptions(config));
   FLOE_RETURN_IF_ERROR(servers.catalog_server->Start());
   std::cout << "floe: Iceberg REST catalog listening on " << servers.catalog_server->base_url() << std::endl;
   return Status::OK();

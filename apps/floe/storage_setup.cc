@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "floe/storage/object_stores.h"
+#include "floe/storage/vended_credentials.h"
 
 namespace floe::cli {
 namespace {
@@ -43,17 +44,17 @@ Status PrepareStorage(const FloeConfig& config, bool probe) {
 Status CheckDeltaSupport(const FloeConfig& config, const storage::ProbeReport& report) {
   if (!report.object_store || report.conditional_create || !WritesDelta(config)) return Status::OK();
   if (config.storage.delta_single_writer) {
-    spdlog::warn("warehouse {} does not refuse a second create of one name; Delta commits are check-then-write "
+    spdlog::warn("warehouse {}: no conditional create ({}); Delta commits are check-then-write "
                  "(storage.delta_single_writer: true): run one writer per Delta table",
-                 config.warehouse);
+                 config.warehouse, report.conditional_create_detail);
     return Status::OK();
   }
   return Status::Unsupported(
-      "formats: [delta] needs a store that refuses to create an object that exists (S3 PUT with If-None-Match: *), "
-      "and the warehouse " + config.warehouse + " accepted a second create of one probe object, so two writers "
-      "could both commit one Delta version and a commit would be lost. Use a store that honours conditional "
-      "writes, or set storage.delta_single_writer: true if exactly one Floe process writes each Delta table "
-      "(docs/storage.md)");
+      "formats: [delta] needs a store that refuses to create an object that exists (S3/Azure If-None-Match: *, "
+      "GCS ifGenerationMatch=0), and on the warehouse " + config.warehouse + " the probe found: " +
+      report.conditional_create_detail + ". Two writers could both commit one Delta version and a commit would "
+      "be lost. Use a store and credentials with conditional writes, or set storage.delta_single_writer: true if "
+      "exactly one Floe process writes each Delta table (docs/storage.md)");
 }
 
 std::map<std::string, std::string> CatalogTableConfig(const FloeConfig& config) {
@@ -63,6 +64,14 @@ std::map<std::string, std::string> CatalogTableConfig(const FloeConfig& config) 
     return {};
   }
   return *props;
+}
+
+server::RestCatalogOptions ServedCatalogOptions(const FloeConfig& config) {
+  server::RestCatalogOptions options;
+  options.bearer_token = config.catalog.token;
+  options.table_config = CatalogTableConfig(config);
+  if (config.catalog.vend_credentials) options.vend_credentials = storage::VendReadCredentials;
+  return options;
 }
 
 }  // namespace floe::cli

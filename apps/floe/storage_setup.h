@@ -7,6 +7,7 @@
 
 #include "floe/core/config.h"
 #include "floe/core/result.h"
+#include "floe/server/rest_catalog_service.h"
 #include "floe/storage/object_stores.h"
 
 namespace floe::cli {
@@ -22,5 +23,9 @@ Status CheckDeltaSupport(const FloeConfig& config, const storage::ProbeReport& r
 
 // LoadTable's `config` for the served REST catalog (storage::ClientReadProperties).
 std::map<std::string, std::string> CatalogTableConfig(const FloeConfig& config);
+
+// The served REST catalog's options: its token, the storage properties above and, with
+// catalog.vend_credentials, per-table read credentials (storage/vended_credentials.h).
+server::RestCatalogOptions ServedCatalogOptions(const FloeConfig& config);
 
 }  // namespace floe::cli

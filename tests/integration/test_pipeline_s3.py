@@ -192,17 +192,24 @@ def test_racing_delta_writers_on_s3_exactly_one_wins_each_version(floe_bin, tool
     assert all(dt.transaction_version(f"floe:race:{i}") == i for i in range(1, 5))
 
 
-def test_assumed_role_through_sts(kafka, schema_registry, floe_bin, s3, tmp_path):
-    bucket = s3.create_bucket()
-    base = s3.create_user(ASSUME_ONLY)  # may assume the role, nothing else
+def assumable_role(s3):
+    """A user that may only assume a role that may do anything in S3: (the user's key, the role's
+    ARN, the environment that makes the user the default credential chain, with STS on s3's server)."""
+    base = s3.create_user(ASSUME_ONLY)
     role = s3.create_role(
         trust={"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"AWS": "*"},
                                                        "Action": "sts:AssumeRole"}]},
         policy={"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]})
-    topic = f"s3role-{uuid.uuid4().hex[:8]}"
-    produce_orders(kafka, schema_registry, topic, 300)
     env = {"AWS_ACCESS_KEY_ID": base[0], "AWS_SECRET_ACCESS_KEY": base[1], "AWS_ENDPOINT_URL_STS": s3.endpoint,
            "AWS_EC2_METADATA_DISABLED": "true"}
+    return base, role, env
+
+
+def test_assumed_role_through_sts(kafka, schema_registry, floe_bin, s3, tmp_path):
+    bucket = s3.create_bucket()
+    base, role, env = assumable_role(s3)
+    topic = f"s3role-{uuid.uuid4().hex[:8]}"
+    produce_orders(kafka, schema_registry, topic, 300)
     import os
     # Without the role, the base user cannot write: the probe says so and Floe does not start.
     floe = s3_floe(floe_bin, tmp_path / "norole", kafka, schema_registry, topic, bucket, s3.storage_config())
@@ -362,3 +369,45 @@ def test_validate_check_storage_reports_what_the_store_supports(floe_bin, s3, tm
         assert "storage.delta_single_writer" in ignoring.stdout
         iceberg_only = check("iceberg-only", s3.admin_key, endpoint=proxy.endpoint, formats=("iceberg",))
         assert iceberg_only.returncode == 0, iceberg_only.stdout
+
+
+def test_catalog_vends_table_scoped_read_credentials(kafka, schema_registry, floe_bin, s3, tmp_path):
+    """catalog.vend_credentials: pyiceberg gets only the catalog URI and reads with short-lived
+    credentials of storage.s3.role_arn, scoped by a session policy to the table's location."""
+    import os
+    bucket = s3.create_bucket()
+    base, role, env = assumable_role(s3)
+    topic = f"s3vend-{uuid.uuid4().hex[:8]}"
+    produce_orders(kafka, schema_registry, topic, 300)
+    floe = s3_floe(floe_bin, tmp_path, kafka, schema_registry, topic, bucket, s3.storage_config(role_arn=role),
+                   formats=["iceberg"])
+    floe.config["catalog"]["vend_credentials"] = True
+    os.environ.update(env)
+    try:
+        result = floe.run_batch()
+        assert result.returncode == 0, result.stderr[-3000:]
+        proc, url = serve_catalog(floe_bin, floe.write_config(), tmp_path / "catalog.log")
+        try:
+            from pyiceberg.catalog.rest import RestCatalog
+            table = RestCatalog("floe", uri=url).load_table("kafka.orders")
+            props = table.io.properties
+            assert props.get("s3.session-token") and props.get("s3.access-key-id") not in (None, base[0])
+            assert int(props["s3.session-token-expires-at-ms"]) > time.time() * 1000
+            rows = table.scan().to_arrow()
+            assert rows.num_rows == 300
+            vended = (props["s3.access-key-id"], props["s3.secret-access-key"], props["s3.session-token"])
+            # The raw REST answer carries them as storage-credentials for the table's location too.
+            import requests
+            loaded = requests.get(f"{url}/v1/namespaces/kafka/tables/orders", timeout=10).json()
+            creds = loaded["storage-credentials"]
+            assert creds[0]["prefix"] == f"s3://{bucket}/wh/kafka/orders"
+            assert creds[0]["config"]["s3.session-token"] == vended[2]
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+    finally:
+        for k in env:
+            os.environ.pop(k, None)
+    # moto does not evaluate STS session policies, so that the vended credentials cannot write
+    # is not checked here: the policy itself is (tests/unit/storage/vended_credentials_test.cc).
+    assert base[1] not in logs_of(tmp_path)

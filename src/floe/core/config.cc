@@ -424,12 +424,33 @@ void ReadAzure(ConfigReader& r, const YAML::Node& node, AzureStorageConfig& a) {
   a.reader_sas_token = StripQuestionMark(a.reader_sas_token);
 }
 
+const std::vector<std::pair<std::string, GcsCredentialsKind>> kGcsCredentials = {
+    {"default", GcsCredentialsKind::kDefault},
+    {"anonymous", GcsCredentialsKind::kAnonymous},
+    {"service_account_file", GcsCredentialsKind::kServiceAccountFile}};
+
+void ReadGcs(ConfigReader& r, const YAML::Node& node, GcsStorageConfig& g) {
+  const std::string path = "storage.gcs";
+  if (!r.ExpectMap(node, path, {"endpoint", "credentials", "service_account_file", "project_id"})) return;
+  ReadSecret(r, node, path, "endpoint", g.endpoint);
+  if (!g.endpoint.empty() && g.endpoint.rfind("http://", 0) != 0 && g.endpoint.rfind("https://", 0) != 0) {
+    r.Error(node["endpoint"], path + ".endpoint", "must start with http:// or https://");
+  }
+  if (auto v = r.Choice(node, path, "credentials", kGcsCredentials)) g.credentials = *v;
+  const bool file = g.credentials == GcsCredentialsKind::kServiceAccountFile;
+  ReadSecret(r, node, path, "service_account_file", g.service_account_file, /*required=*/file);
+  if (!file && node["service_account_file"]) {
+    r.Error(node["service_account_file"], path + ".service_account_file", "only with credentials: service_account_file");
+  }
+  if (file && !g.service_account_file.empty() && g.service_account_file.front() != '/') {
+    r.Error(node["service_account_file"], path + ".service_account_file", "must be an absolute path");
+  }
+  ReadSecret(r, node, path, "project_id", g.project_id);
+}
+
 void ReadStorage(ConfigReader& r, const YAML::Node& node, const std::string& warehouse, StorageConfig& s) {
   if (!node.IsDefined() || node.IsNull()) return;
-  // gcs is the next store (issue 14); naming it here keeps the did-you-mean useful and says
-  // plainly that it is not there yet.
   if (!r.ExpectMap(node, "storage", {"s3", "azure", "gcs", "delta_single_writer"})) return;
-  if (node["gcs"]) r.Error(node["gcs"], "storage.gcs", "not supported yet (S3 and Azure only for now)");
   if (auto v = r.Choice(node, "storage", "delta_single_writer", kBooleans)) s.delta_single_writer = *v;
   const YAML::Node s3 = node["s3"];
   if (s3.IsDefined() && !s3.IsNull()) {
@@ -451,6 +472,15 @@ void ReadStorage(ConfigReader& r, const YAML::Node& node, const std::string& war
   if (s.azure && !warehouse.empty() && !IsAzureUri(warehouse)) {
     r.Error(node["azure"], "storage.azure",
             "configured, but the warehouse ('" + warehouse + "') is not an abfs://, abfss:// or az:// URI");
+  }
+  const YAML::Node gcs = node["gcs"];
+  if (gcs.IsDefined() && !gcs.IsNull()) {
+    GcsStorageConfig c;
+    ReadGcs(r, gcs, c);
+    s.gcs = c;
+  }
+  if (s.gcs && !warehouse.empty() && warehouse.rfind("gs://", 0) != 0) {
+    r.Error(node["gcs"], "storage.gcs", "configured, but the warehouse ('" + warehouse + "') is not a gs:// URI");
   }
   // abfs[s]://container@<account>.dfs.core.windows.net/…: the URI names the account too.
   const auto at = warehouse.find('@');
@@ -513,11 +543,17 @@ FloeConfig ReadConfig(ConfigReader& r, const YAML::Node& root) {
   ReadStorage(r, root["storage"], c.warehouse, c.storage);
 
   const YAML::Node cat = root["catalog"];
-  if (cat.IsDefined() && !cat.IsNull() && r.ExpectMap(cat, "catalog", {"type", "uri", "listen", "token"})) {
+  if (cat.IsDefined() && !cat.IsNull() &&
+      r.ExpectMap(cat, "catalog", {"type", "uri", "listen", "token", "vend_credentials"})) {
     if (auto v = r.Choice(cat, "catalog", "type", kCatalogTypes)) c.catalog.type = *v;
     r.Assign(cat, "catalog", "uri", c.catalog.uri, /*required=*/c.catalog.type == CatalogType::kRest);
     r.Assign(cat, "catalog", "listen", c.catalog.listen);
     ReadSecret(r, cat, "catalog", "token", c.catalog.token);
+    if (auto v = r.Choice(cat, "catalog", "vend_credentials", kBooleans)) c.catalog.vend_credentials = *v;
+    if (c.catalog.vend_credentials && (!c.storage.s3 || c.storage.s3->role_arn.empty())) {
+      r.Error(cat["vend_credentials"], "catalog.vend_credentials",
+              "needs storage.s3.role_arn: vended credentials are read-only sessions of that role (docs/storage.md)");
+    }
     if (!c.catalog.listen.empty() && !IsHostPort(c.catalog.listen)) {
       r.Error(cat["listen"], "catalog.listen", "'" + c.catalog.listen + "' is not host:port");
     }

@@ -42,6 +42,9 @@ struct CatalogConfig {
   std::string uri;     // sqlite:///…, postgresql://…, or the REST base URI
   std::string listen;  // host:port to serve the Iceberg REST catalog from `floe run`; empty = off
   std::string token;   // bearer token for the REST catalog (client or server)
+  // The served catalog hands out short-lived, table-scoped read credentials (STS on
+  // storage.s3.role_arn) with LoadTable, so engines need no keys of their own.
+  bool vend_credentials = false;
 };
 
 struct AdminConfig {
@@ -83,9 +86,19 @@ struct AzureStorageConfig {
   std::string reader_sas_token;
 };
 
+// storage.gcs (docs/storage.md): Google Cloud Storage, for gs:// warehouses.
+enum class GcsCredentialsKind { kDefault, kAnonymous, kServiceAccountFile };
+struct GcsStorageConfig {
+  std::string endpoint;  // http(s)://host:port of an emulator (fake-gcs-server); empty: Google
+  GcsCredentialsKind credentials = GcsCredentialsKind::kDefault;
+  std::string service_account_file;  // service_account_file only: the JSON key's path
+  std::string project_id;            // optional
+};
+
 struct StorageConfig {
   std::optional<S3StorageConfig> s3;
   std::optional<AzureStorageConfig> azure;
+  std::optional<GcsStorageConfig> gcs;
   // Allows formats: [delta] on a store that does not honour conditional creates, at the risk
   // of a lost commit when two writers race (docs/storage.md).
   bool delta_single_writer = false;

@@ -1,5 +1,7 @@
 #include "floe/server/rest_catalog_service.h"
 
+#include <spdlog/spdlog.h>
+
 #include <nlohmann/json.hpp>
 
 #include <utility>
@@ -143,8 +145,7 @@ Result<catalog::TableChange> ChangeFromJson(const json& body, TableIdentifier id
 
 class Routes {
  public:
-  Routes(IcebergCatalog& catalog, std::map<std::string, std::string> table_config)
-      : catalog_(catalog), table_config_(std::move(table_config)) {}
+  Routes(IcebergCatalog& catalog, RestCatalogOptions options) : catalog_(catalog), options_(std::move(options)) {}
 
   HttpResponse Config(const HttpRequest&) {
     json endpoints = json::array();
@@ -289,7 +290,7 @@ class Routes {
     const bool stage = b.value("stage-create", false);
     auto created = catalog_.CreateTable(table, stage);
     if (!created.ok()) return ErrorFromStatus(created.status(), "NoSuchNamespaceException", "AlreadyExistsException");
-    return JsonResponse(200, LoadTableResult(*created, table_config_).dump());
+    return JsonResponse(200, LoadTableForClient(*created).dump());
   }
 
   Result<TableIdentifier> PathTable(const HttpRequest& req) {
@@ -325,7 +326,7 @@ class Routes {
       if (table.status().code() == StatusCode::kNotFound) return TableNotFound(*id, table.status());
       return ErrorFromStatus(table.status());
     }
-    return JsonResponse(200, LoadTableResult(*table, table_config_).dump());
+    return JsonResponse(200, LoadTableForClient(*table).dump());
   }
 
   HttpResponse CommitTable(const HttpRequest& req) {
@@ -366,7 +367,7 @@ class Routes {
     if (auto st = ValidateName(id.name, "table"); !st.ok()) return ErrorFromStatus(st);
     auto table = catalog_.RegisterTable(id, (*body)["metadata-location"].get<std::string>());
     if (!table.ok()) return ErrorFromStatus(table.status(), "NoSuchNamespaceException", "AlreadyExistsException");
-    return JsonResponse(200, LoadTableResult(*table, table_config_).dump());
+    return JsonResponse(200, LoadTableForClient(*table).dump());
   }
 
   HttpResponse RenameTable(const HttpRequest& req) {
@@ -418,13 +419,29 @@ class Routes {
     return out;
   }
   IcebergCatalog& catalog_;
-  std::map<std::string, std::string> table_config_;
+  // LoadTableResult for engines: the FileIO properties, and vended credentials when on. A
+  // vending failure is logged, not fatal: the table still loads, for engines with keys of
+  // their own.
+  json LoadTableForClient(const catalog::LoadedTable& t) {
+    json out = LoadTableResult(t, options_.table_config);
+    if (!options_.vend_credentials) return out;
+    auto vended = options_.vend_credentials(t.metadata.location);
+    if (!vended.ok()) {
+      spdlog::warn("credential vending for {}: {}", t.metadata.location, vended.status().message());
+      return out;
+    }
+    for (const auto& [key, value] : *vended) out["config"][key] = value;
+    out["storage-credentials"] = json::array({{{"prefix", t.metadata.location}, {"config", *vended}}});
+    return out;
+  }
+
+  RestCatalogOptions options_;
 };
 
 }  // namespace
 
 void AddRestCatalogRoutes(HttpServer& server, IcebergCatalog& catalog, const RestCatalogOptions& options) {
-  auto routes = std::make_shared<Routes>(catalog, options.table_config);
+  auto routes = std::make_shared<Routes>(catalog, options);
   auto bind = [routes](HttpResponse (Routes::*fn)(const HttpRequest&)) {
     return [routes, fn](const HttpRequest& req) { return ((*routes).*fn)(req); };
   };

@@ -13,6 +13,7 @@
 
 #include "floe/core/arrow_interop.h"
 #include "floe/storage/azure_store_internal.h"
+#include "floe/storage/gcs_store_internal.h"
 #include "floe/storage/s3_store_internal.h"
 
 namespace floe::storage {
@@ -71,13 +72,15 @@ Status PendingFile::Abort() {
 }
 
 FileIO::FileIO(std::shared_ptr<arrow::fs::FileSystem> fs, std::string root_path, std::string root_uri, bool local,
-               std::shared_ptr<const S3Store> s3, std::shared_ptr<const AzureStore> azure)
+               std::shared_ptr<const S3Store> s3, std::shared_ptr<const AzureStore> azure,
+               std::shared_ptr<const GcsStore> gcs)
     : fs_(std::move(fs)),
       root_path_(std::move(root_path)),
       root_uri_(std::move(root_uri)),
       local_(local),
       s3_(std::move(s3)),
-      azure_(std::move(azure)) {}
+      azure_(std::move(azure)),
+      gcs_(std::move(gcs)) {}
 
 Result<std::shared_ptr<arrow::fs::FileSystem>> FileSystemForUri(const std::string& uri, std::string* path) {
   if (IsS3Uri(uri)) {
@@ -89,6 +92,11 @@ Result<std::shared_ptr<arrow::fs::FileSystem>> FileSystemForUri(const std::strin
     FLOE_ASSIGN_OR_RETURN(auto location, ParseAzureUri(uri));
     FLOE_ASSIGN_OR_RETURN(auto store, SharedAzureStore(location.account));
     *path = location.path;
+    return std::shared_ptr<arrow::fs::FileSystem>(store->fs);
+  }
+  if (IsGcsUri(uri)) {
+    FLOE_ASSIGN_OR_RETURN(auto store, SharedGcsStore());
+    *path = GcsPath(uri);
     return std::shared_ptr<arrow::fs::FileSystem>(store->fs);
   }
   return FromArrow(arrow::fs::FileSystemFromUriOrPath(uri, path));
@@ -105,6 +113,10 @@ Result<FileIO> FileIO::Open(const std::string& root) {
     FLOE_ASSIGN_OR_RETURN(auto location, ParseAzureUri(root));
     FLOE_ASSIGN_OR_RETURN(azure, SharedAzureStore(location.account));
   }
+  std::shared_ptr<const GcsStore> gcs;
+  if (IsGcsUri(root)) {
+    FLOE_ASSIGN_OR_RETURN(gcs, SharedGcsStore());
+  }
   FLOE_ASSIGN_OR_RETURN(auto fs, FileSystemForUri(root, &path));
   const bool local = fs->type_name() == "local";
   while (path.size() > 1 && path.back() == '/') path.pop_back();
@@ -114,7 +126,7 @@ Result<FileIO> FileIO::Open(const std::string& root) {
     uri = "file://" + path;
   }
   while (uri.size() > 1 && uri.back() == '/') uri.pop_back();
-  return FileIO(std::move(fs), std::move(path), std::move(uri), local, std::move(s3), std::move(azure));
+  return FileIO(std::move(fs), std::move(path), std::move(uri), local, std::move(s3), std::move(azure), std::move(gcs));
 }
 
 std::string FileIO::Path(const std::string& relative_path) const { return JoinPath(root_path_, relative_path); }
@@ -141,6 +153,7 @@ Status FileIO::PutIfAbsent(const std::string& relative_path, const std::string& 
   if (local_) return LocalPutIfAbsent(relative_path, content);
   if (s3_) return S3PutIfAbsent(*s3_, Path(relative_path), content);
   if (azure_) return AzurePutIfAbsent(*azure_, Path(relative_path), content);
+  if (gcs_) return GcsPutIfAbsent(*gcs_, Path(relative_path), content);
   return Status::Unsupported(Uri(relative_path) + ": this store has no conditional create in Floe yet");
 }
 

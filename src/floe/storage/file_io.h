@@ -13,6 +13,7 @@ namespace floe::storage {
 
 struct S3Store;     // s3_store_internal.h
 struct AzureStore;  // azure_store_internal.h
+struct GcsStore;    // gcs_store_internal.h
 
 // A file being written that becomes visible only on Commit(): readers never see a partial
 // file. Local files are written under a temporary name and renamed; object stores publish an
@@ -48,8 +49,9 @@ class FileIO {
   // Creates the file with `content` only if no file has that name, atomically: kConflict when
   // it exists. Local files: link(2) of a temporary file (fails with EEXIST, never
   // overwrites); S3: a conditional PUT (If-None-Match: *); Azure: a conditional Put Blob
-  // (If-None-Match: *). kUnsupported on stores without one (gs:// for now, Azure with the
-  // default credential chain): the caller decides whether check-then-write is acceptable.
+  // (If-None-Match: *); GCS: an upload with ifGenerationMatch=0. kUnsupported where Floe
+  // cannot make it (Azure with the default credential chain, GCS with credentials): the
+  // caller decides whether check-then-write is acceptable.
   Status PutIfAbsent(const std::string& relative_path, const std::string& content);
   bool local() const { return local_; }
   // The location engines use to find a file (file:///abs/path, s3://bucket/key, abfss://…).
@@ -58,7 +60,8 @@ class FileIO {
 
  private:
   FileIO(std::shared_ptr<arrow::fs::FileSystem> fs, std::string root_path, std::string root_uri, bool local,
-         std::shared_ptr<const S3Store> s3, std::shared_ptr<const AzureStore> azure);
+         std::shared_ptr<const S3Store> s3, std::shared_ptr<const AzureStore> azure,
+         std::shared_ptr<const GcsStore> gcs);
   Status LocalPutIfAbsent(const std::string& relative_path, const std::string& content);
   std::string Path(const std::string& relative_path) const;
 
@@ -68,10 +71,11 @@ class FileIO {
   bool local_;
   std::shared_ptr<const S3Store> s3_;        // set for s3:// roots
   std::shared_ptr<const AzureStore> azure_;  // set for abfs://, abfss://, az:// roots
+  std::shared_ptr<const GcsStore> gcs_;      // set for gs:// roots
 };
 
-// The file system serving a full URI or local path, and the path inside it. s3:// and Azure
-// (abfs://, abfss://, az://) URIs get the configured store (object_stores.h), so every reader of table files (manifests, data
+// The file system serving a full URI or local path, and the path inside it. s3://, Azure
+// (abfs://, abfss://, az://) and gs:// URIs get the configured store (object_stores.h), so every reader of table files (manifests, data
 // files) uses the same endpoint and credentials as the writers.
 Result<std::shared_ptr<arrow::fs::FileSystem>> FileSystemForUri(const std::string& uri, std::string* path);
 

@@ -1,6 +1,6 @@
 #pragma once
 // The process's object-store settings (floe.yaml's `storage:` section). One file system per
-// store serves every URI of that store (s3_store.cc, azure_store.cc): creating one is not
+// store serves every URI of that store (s3_store.cc, azure_store.cc, gcs_store.cc): creating one is not
 // free (with role_arn it costs an STS call), Arrow's S3 support is process-wide anyway
 // (InitializeS3/FinalizeS3), and the table code deep inside iceberg/ and delta/ opens files
 // by URI alone.
@@ -14,7 +14,8 @@ namespace floe::storage {
 
 // Sets the settings of every store used from now on (replacing the file systems built from
 // earlier ones). Without a call, s3:// URIs use Arrow's defaults (the AWS chain, AWS
-// endpoints) and Azure URIs the URI's account with Azure's default credential chain.
+// endpoints), Azure URIs the URI's account with Azure's default credential chain, gs:// URIs
+// Google's application default credentials.
 Status ConfigureObjectStores(const StorageConfig& config);
 
 // What a start-up probe of a warehouse found (ProbeWarehouse).
@@ -36,7 +37,8 @@ Result<ProbeReport> ProbeWarehouse(const std::string& warehouse);
 
 // What an Iceberg engine needs to read files under `warehouse`, as FileIO properties for the
 // REST catalog's LoadTable `config`: S3's s3.endpoint, s3.region, s3.path-style-access;
-// Azure's adls.account-name and emulator authority/scheme; the reader credentials when the
+// Azure's adls.account-name and emulator authority/scheme; GCS's gcs.service.host and
+// gcs.project-id; the reader credentials when the
 // config has them (never Floe's own). Empty for local warehouses.
 Result<std::map<std::string, std::string>> ClientReadProperties(const std::string& warehouse);
 

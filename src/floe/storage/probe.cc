@@ -7,6 +7,7 @@
 #include "floe/core/uuid.h"
 #include "floe/storage/azure_store_internal.h"
 #include "floe/storage/file_io.h"
+#include "floe/storage/gcs_store_internal.h"
 #include "floe/storage/object_stores.h"
 #include "floe/storage/s3_store_internal.h"
 
@@ -26,6 +27,10 @@ Result<ProbeReport> ProbeWarehouse(const std::string& warehouse) {
     FLOE_ASSIGN_OR_RETURN(auto store, SharedAzureStore(location.account));
     report.region = "account " + store->config.account;
     report.credential_source = DescribeAzureCredentials(store->config);
+  }
+  if (IsGcsUri(warehouse)) {
+    FLOE_ASSIGN_OR_RETURN(auto store, SharedGcsStore());
+    report.credential_source = DescribeGcsCredentials(store->config);
   }
   auto context = [&warehouse](const std::string& step) {
     return "probing the warehouse " + warehouse + " (" + step + ")";

@@ -82,7 +82,41 @@ TEST(ConfigStorage, RulesBetweenFields) {
   EXPECT_NE(Errors(Config("storage:\n  s3:\n    credentials: sometimes\n")).find("is not one of: default, static"),
             std::string::npos);
   EXPECT_NE(Errors(Config("storage:\n  s3: {}\n", "/tmp/wh")).find("is not an s3:// URI"), std::string::npos);
-  EXPECT_NE(Errors(Config("storage:\n  gcs: {}\n")).find("storage.gcs: not supported yet"), std::string::npos);
+}
+
+TEST(ConfigStorage, Gcs) {
+  ::setenv("FLOE_TEST_GCS_PROJECT", "acme-project", 1);
+  auto r = ParseConfig(Config("storage:\n  gcs:\n    endpoint: \"http://127.0.0.1:4443\"\n"
+                              "    credentials: service_account_file\n    service_account_file: /run/secrets/gcs.json\n"
+                              "    project_id: \"${env:FLOE_TEST_GCS_PROJECT}\"\n",
+                              "gs://acme-lake/floe"),
+                       "floe.yaml");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_TRUE(r->storage.gcs.has_value());
+  EXPECT_EQ(r->storage.gcs->endpoint, "http://127.0.0.1:4443");
+  EXPECT_EQ(r->storage.gcs->credentials, GcsCredentialsKind::kServiceAccountFile);
+  EXPECT_EQ(r->storage.gcs->service_account_file, "/run/secrets/gcs.json");
+  EXPECT_EQ(r->storage.gcs->project_id, "acme-project");
+  auto anon = ParseConfig(Config("storage:\n  gcs: {credentials: anonymous}\n", "gs://b/wh"), "floe.yaml");
+  ASSERT_TRUE(anon.ok()) << anon.status().ToString();
+  EXPECT_EQ(anon->storage.gcs->credentials, GcsCredentialsKind::kAnonymous);
+}
+
+TEST(ConfigStorage, GcsRulesBetweenFields) {
+  auto errors = [](const std::string& gcs, const std::string& warehouse = "gs://b/wh") {
+    return Errors(Config("storage:\n  gcs: " + gcs + "\n", warehouse));
+  };
+  EXPECT_NE(errors("{credentials: service_account_file}").find("storage.gcs.service_account_file: required"),
+            std::string::npos);
+  EXPECT_NE(errors("{service_account_file: /k.json}").find("only with credentials: service_account_file"),
+            std::string::npos);
+  EXPECT_NE(errors("{credentials: service_account_file, service_account_file: k.json}").find("absolute path"),
+            std::string::npos);
+  EXPECT_NE(errors("{credentials: token}").find("is not one of: default, anonymous, service_account_file"),
+            std::string::npos);
+  EXPECT_NE(errors("{endpoint: \"localhost:4443\"}").find("http:// or https://"), std::string::npos);
+  EXPECT_NE(errors("{}", "s3://b/wh").find("is not a gs:// URI"), std::string::npos);
+  EXPECT_NE(errors("{projectid: p}").find("did you mean 'project_id'?"), std::string::npos);
 }
 
 const char* kAzureWarehouse = "abfss://floe@acct.dfs.core.windows.net/wh";
