@@ -4,18 +4,14 @@ pyiceberg (with the catalog URI only), delta-rs and DuckDB read identical rows; 
 are conditional Put Blobs, so racing writers cannot both win a version; a wrong key, a
 read-only SAS and a missing container stop Floe at the start-up probe with clear errors; no
 secret reaches a log line."""
-import json
-import subprocess
-import time
 import uuid
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 from deltalake import DeltaTable
 
 from tests.integration.fixtures.azurite import Azurite
 from tests.integration.fixtures.duckdb_ext import extension_path
+from tests.integration.fixtures.delta_race import race_delta_writers
 from tests.integration.fixtures.floe_run import FloeRun
 from tests.integration.test_pipeline_s3 import logs_of, produce_orders, rows_by_offset, serve_catalog
 
@@ -101,45 +97,8 @@ def test_both_formats_on_azure_read_alike_by_pyiceberg_delta_rs_and_duckdb(kafka
 
 
 def test_racing_delta_writers_on_azure_exactly_one_wins_each_version(floe_bin, tool, azurite, tmp_path):
-    container = azurite.create_container()
-    warehouse = azurite.warehouse(container)
-    config = FloeRun(floe_bin, tmp_path, "127.0.0.1:1", [{"name": "unused", "value": "string"}],
-                     extra={"warehouse": warehouse, "storage": azurite.storage_config()}).write_config()
-    location = f"{warehouse}/race"
-    base = tmp_path / "base.parquet"
-    pq.write_table(pa.table({"id": pa.array([0], pa.int64())}), base)
-    first = subprocess.run([str(tool("floe_delta_append")), "--config", str(config), "--location", location,
-                            "--input", str(base)], capture_output=True, text=True, timeout=120)
-    assert first.returncode == 0, first.stderr
-    go = tmp_path / "go"
-    writers = []
-    for i in range(1, 5):
-        path = tmp_path / f"in{i}.parquet"
-        pq.write_table(pa.table({"id": pa.array([i], pa.int64())}), path)
-        ready = tmp_path / f"ready{i}"
-        writers.append((ready, subprocess.Popen(
-            [str(tool("floe_delta_append")), "--config", str(config), "--location", location, "--input", str(path),
-             "--txn", f"floe:race:{i}={i}", "--signal-prepared", str(ready), "--wait-for", str(go)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
-    deadline = time.time() + 120
-    while not all(ready.exists() for ready, _ in writers):
-        assert time.time() < deadline and all(p.poll() is None for _, p in writers), "a writer never got ready"
-        time.sleep(0.05)
-    go.write_text("")  # all four now commit version 1 on the same base
-    results = []
-    for _, p in writers:
-        stdout, stderr = p.communicate(timeout=120)
-        assert p.returncode == 0, stderr
-        results.append((json.loads(stdout), stderr))
-    # Each version was won by exactly one writer; every loser saw the refusal and retried.
-    assert sorted(r["version"] for r, _ in results) == [1, 2, 3, 4]
-    assert sum(1 for r, _ in results if r["attempts"] == 1) == 1
-    for r, stderr in results:
-        if r["attempts"] > 1:
-            assert "409 BlobAlreadyExists" in stderr
-    dt = DeltaTable(location, storage_options=delta_storage_options(azurite))
-    assert sorted(r["id"] for r in dt.to_pyarrow_table().to_pylist()) == [0, 1, 2, 3, 4]
-    assert all(dt.transaction_version(f"floe:race:{i}") == i for i in range(1, 5))
+    race_delta_writers(floe_bin, tool, tmp_path, azurite.warehouse(azurite.create_container()),
+                       azurite.storage_config(), delta_storage_options(azurite), "409 BlobAlreadyExists")
 
 
 def test_floe_writes_with_a_sas_token(kafka, schema_registry, floe_bin, azurite, tmp_path):

@@ -3,17 +3,14 @@ that checks no credentials). The Avro pipeline writes both formats there; pyiceb
 endpoint from the catalog, a token of its own) and delta-rs read identical rows; Delta commits are uploads with
 ifGenerationMatch=0, so racing writers cannot both win a version; a missing bucket stops Floe
 at the start-up probe."""
-import json
-import subprocess
 import time
 import uuid
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 from deltalake import DeltaTable
 
 from tests.integration.fixtures.fake_gcs import FakeGcs
+from tests.integration.fixtures.delta_race import race_delta_writers
 from tests.integration.fixtures.floe_run import FloeRun
 from tests.integration.test_pipeline_s3 import produce_orders, rows_by_offset, serve_catalog
 
@@ -68,43 +65,8 @@ def test_both_formats_on_gcs_read_alike_by_pyiceberg_and_delta_rs(kafka, schema_
 
 
 def test_racing_delta_writers_on_gcs_exactly_one_wins_each_version(floe_bin, tool, gcs, tmp_path):
-    bucket = gcs.create_bucket()
-    config = FloeRun(floe_bin, tmp_path, "127.0.0.1:1", [{"name": "unused", "value": "string"}],
-                     extra={"warehouse": f"gs://{bucket}/wh", "storage": gcs.storage_config()}).write_config()
-    location = f"gs://{bucket}/wh/race"
-    base = tmp_path / "base.parquet"
-    pq.write_table(pa.table({"id": pa.array([0], pa.int64())}), base)
-    first = subprocess.run([str(tool("floe_delta_append")), "--config", str(config), "--location", location,
-                            "--input", str(base)], capture_output=True, text=True, timeout=120)
-    assert first.returncode == 0, first.stderr
-    go = tmp_path / "go"
-    writers = []
-    for i in range(1, 5):
-        path = tmp_path / f"in{i}.parquet"
-        pq.write_table(pa.table({"id": pa.array([i], pa.int64())}), path)
-        ready = tmp_path / f"ready{i}"
-        writers.append((ready, subprocess.Popen(
-            [str(tool("floe_delta_append")), "--config", str(config), "--location", location, "--input", str(path),
-             "--txn", f"floe:race:{i}={i}", "--signal-prepared", str(ready), "--wait-for", str(go)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
-    deadline = time.time() + 120
-    while not all(ready.exists() for ready, _ in writers):
-        assert time.time() < deadline and all(p.poll() is None for _, p in writers), "a writer never got ready"
-        time.sleep(0.05)
-    go.write_text("")  # all four now commit version 1 on the same base
-    results = []
-    for _, p in writers:
-        stdout, stderr = p.communicate(timeout=120)
-        assert p.returncode == 0, stderr
-        results.append((json.loads(stdout), stderr))
-    assert sorted(r["version"] for r, _ in results) == [1, 2, 3, 4]
-    assert sum(1 for r, _ in results if r["attempts"] == 1) == 1
-    for r, stderr in results:
-        if r["attempts"] > 1:
-            assert "HTTP 412" in stderr
-    dt = DeltaTable(location, storage_options=gcs.delta_storage_options())
-    assert sorted(r["id"] for r in dt.to_pyarrow_table().to_pylist()) == [0, 1, 2, 3, 4]
-    assert all(dt.transaction_version(f"floe:race:{i}") == i for i in range(1, 5))
+    race_delta_writers(floe_bin, tool, tmp_path, f"gs://{gcs.create_bucket()}/wh", gcs.storage_config(),
+                       gcs.delta_storage_options(), "HTTP 412")
 
 
 def test_missing_bucket_is_a_clear_error(kafka, schema_registry, floe_bin, gcs, tmp_path):

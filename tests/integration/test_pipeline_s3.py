@@ -4,21 +4,19 @@ writes both formats there; pyiceberg (with the catalog URI only), DuckDB (httpfs
 read identical rows; Delta commits are conditional PUTs, so racing writers cannot both win a
 version; an assumed role, wrong credentials and a missing bucket behave as docs/storage.md says;
 no secret reaches a log line."""
-import json
 import re
 import select
 import subprocess
 import time
 import uuid
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 from deltalake import DeltaTable
 
 from tests.integration.fixtures.duckdb_ext import connect
 from tests.integration.fixtures.floe_run import FloeRun
 from tests.integration.fixtures.produce import RecordProducer
+from tests.integration.fixtures.delta_race import race_delta_writers
 from tests.integration.fixtures.s3_server import REGION, S3Server
 from tests.integration.test_pipeline_avro import ORDER, order
 
@@ -152,44 +150,8 @@ def test_both_formats_on_s3_read_alike_by_pyiceberg_duckdb_and_delta_rs(kafka, s
 
 
 def test_racing_delta_writers_on_s3_exactly_one_wins_each_version(floe_bin, tool, s3, tmp_path):
-    bucket = s3.create_bucket()
-    config = FloeRun(floe_bin, tmp_path, "127.0.0.1:1", [{"name": "unused", "value": "string"}],
-                     extra={"warehouse": f"s3://{bucket}/wh", "storage": s3.storage_config(s3.admin_key)}).write_config()
-    location = f"s3://{bucket}/wh/race"
-    base = tmp_path / "base.parquet"
-    pq.write_table(pa.table({"id": pa.array([0], pa.int64())}), base)
-    first = subprocess.run([str(tool("floe_delta_append")), "--config", str(config), "--location", location,
-                            "--input", str(base)], capture_output=True, text=True, timeout=120)
-    assert first.returncode == 0, first.stderr
-    go = tmp_path / "go"
-    writers = []
-    for i in range(1, 5):
-        path = tmp_path / f"in{i}.parquet"
-        pq.write_table(pa.table({"id": pa.array([i], pa.int64())}), path)
-        ready = tmp_path / f"ready{i}"
-        writers.append((ready, subprocess.Popen(
-            [str(tool("floe_delta_append")), "--config", str(config), "--location", location, "--input", str(path),
-             "--txn", f"floe:race:{i}={i}", "--signal-prepared", str(ready), "--wait-for", str(go)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
-    deadline = time.time() + 120
-    while not all(ready.exists() for ready, _ in writers):
-        assert time.time() < deadline and all(p.poll() is None for _, p in writers), "a writer never got ready"
-        time.sleep(0.05)
-    go.write_text("")  # all four now commit version 1 on the same base
-    results = []
-    for _, p in writers:
-        stdout, stderr = p.communicate(timeout=120)
-        assert p.returncode == 0, stderr
-        results.append((json.loads(stdout), stderr))
-    # Each version was won by exactly one writer; every loser saw the 412 and retried.
-    assert sorted(r["version"] for r, _ in results) == [1, 2, 3, 4]
-    assert sum(1 for r, _ in results if r["attempts"] == 1) == 1
-    for r, stderr in results:
-        if r["attempts"] > 1:
-            assert "412 PreconditionFailed" in stderr
-    dt = DeltaTable(location, storage_options=delta_storage_options(s3, s3.admin_key))
-    assert sorted(r["id"] for r in dt.to_pyarrow_table().to_pylist()) == [0, 1, 2, 3, 4]
-    assert all(dt.transaction_version(f"floe:race:{i}") == i for i in range(1, 5))
+    race_delta_writers(floe_bin, tool, tmp_path, f"s3://{s3.create_bucket()}/wh", s3.storage_config(s3.admin_key),
+                       delta_storage_options(s3, s3.admin_key), "412 PreconditionFailed")
 
 
 def assumable_role(s3):
