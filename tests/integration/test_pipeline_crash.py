@@ -6,7 +6,7 @@ import time
 import uuid
 
 from tests.integration.fixtures.exactly_once import (BackgroundProducer, assert_exactly_once, end_offsets,
-                                                     kill_at_random_moments)
+                                                     crash_while_producing)
 from tests.integration.fixtures.floe_run import FloeRun
 from tests.integration.test_pipeline_avro import ORDER, order
 
@@ -25,12 +25,7 @@ def test_kill_9_at_random_moments_then_restart(kafka, schema_registry, floe_bin,
     floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap, [{"name": topic, "table": "kafka.crash"}],
                    registry_url=schema_registry.url, group_id=f"g-{topic}",
                    defaults={"commit_interval": "300ms"}, kafka_properties={"group.instance.id": "crash-1"})
-    producing.start()
-    kill_at_random_moments(floe, 10, 0.5, 4.0)
-    producing.join(120)
-    assert producing.sent is not None
-    result = floe.run_batch()
-    assert result.returncode == 0, result.stderr[-3000:]
+    crash_while_producing(floe, producing, 10, 0.5, 4.0)
     assert_exactly_once(floe, "kafka.crash", producing.sent)
     assert floe.committed_offsets("kafka.crash") == {topic: end_offsets(producing.sent)}
     # The kills did happen mid-ingestion: several commits, from several processes.

@@ -10,7 +10,7 @@ import uuid
 import pytest
 
 from tests.integration.fixtures.exactly_once import (BackgroundProducer, assert_exactly_once, end_offsets,
-                                                     kill_at_random_moments)
+                                                     crash_while_producing)
 from tests.integration.fixtures.floe_run import FloeRun
 from tests.integration.fixtures.protobuf import message_classes
 
@@ -82,12 +82,7 @@ def test_kill_9_at_random_moments_then_restart(kafka, schema_registry, floe_bin,
                    [{"name": topic, "table": "kafka.crash", "value": value_format}],
                    registry_url=schema_registry.url, group_id=f"g-{topic}",
                    defaults={"commit_interval": "300ms"}, kafka_properties={"group.instance.id": f"crash-{topic}"})
-    producing.start()
-    kill_at_random_moments(floe, 6, 0.8, 2.5)
-    producing.join(120)
-    assert producing.sent is not None
-    result = floe.run_batch()
-    assert result.returncode == 0, result.stderr[-3000:]
+    crash_while_producing(floe, producing, 6, 0.8, 2.5)
 
     rows = assert_exactly_once(floe, "kafka.crash", producing.sent)
     for key, i in producing.sent.items():

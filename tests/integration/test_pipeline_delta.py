@@ -6,7 +6,7 @@ import uuid
 from deltalake import DeltaTable
 
 from tests.integration.fixtures.duckdb_ext import connect
-from tests.integration.fixtures.exactly_once import end_offsets, kill_at_random_moments
+from tests.integration.fixtures.exactly_once import crash_while_producing, end_offsets
 from tests.integration.fixtures.floe_run import FloeRun
 from tests.integration.fixtures.produce import RecordProducer
 from tests.integration.test_pipeline_avro import ORDER, order
@@ -111,12 +111,7 @@ def test_delta_exactly_once_across_kill_9(kafka, schema_registry, floe_bin, tmp_
     floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap, [{"name": topic, "table": "lake.crash", "formats": ["delta"]}],
                    registry_url=schema_registry.url, group_id=f"g-{topic}", defaults={"commit_interval": "300ms"},
                    kafka_properties={"group.instance.id": "dcrash-1"})
-    producing.start()
-    kill_at_random_moments(floe, 5, 0.5, 3.0)
-    producing.join(120)
-    assert producing.sent is not None
-    result = floe.run_batch()
-    assert result.returncode == 0, result.stderr[-3000:]
+    crash_while_producing(floe, producing, 5, 0.5, 3.0)
     path = floe.warehouse_dir / "lake" / "crash"
     rows = delta_rows(path)
     assert set(rows) == set(producing.sent)

@@ -262,7 +262,7 @@ class S3FloeRun(FloeRun):
 
 def test_kill_9_at_random_moments_on_s3_exactly_once(kafka, schema_registry, floe_bin, s3, tmp_path):
     from tests.integration.fixtures.exactly_once import (BackgroundProducer, assert_exactly_once, end_offsets,
-                                                         kill_at_random_moments)
+                                                         crash_while_producing)
     bucket = s3.create_bucket()
     topic = f"s3crash-{uuid.uuid4().hex[:8]}"
     kafka.create_topic(topic, partitions=2)
@@ -274,12 +274,7 @@ def test_kill_9_at_random_moments_on_s3_exactly_once(kafka, schema_registry, flo
                      defaults={"commit_interval": "500ms"}, kafka_properties={"group.instance.id": "s3crash-1"},
                      extra={"warehouse": f"s3://{bucket}/wh", "storage": s3.storage_config(s3.admin_key)},
                      s3_server=s3)
-    producing.start()
-    kill_at_random_moments(floe, 5, 2.0, 5.0)
-    producing.join(120)
-    assert producing.sent is not None
-    result = floe.run_batch()
-    assert result.returncode == 0, result.stderr[-3000:]
+    crash_while_producing(floe, producing, 5, 2.0, 5.0)
     assert_exactly_once(floe, "kafka.crash", producing.sent)
     assert floe.committed_offsets("kafka.crash") == {topic: end_offsets(producing.sent)}
     # Delta caught up to the same rows, each once.
