@@ -4,8 +4,12 @@
 #   .deps/spark-py     pyspark + py4j (tests/requirements-slow.txt), a pip --target dir. The
 #                      pyspark package bundles Spark's own jars; the tests put this dir on
 #                      sys.path, so .deps/venv's package set is left as it is.
-#   .deps/spark-jars   the Iceberg Spark runtime jar (scripts/spark/pom.xml), fetched from
-#                      Maven Central with the ordinary mvn client, Maven's cache in .deps/m2.
+#   .deps/spark-jars   the jars Spark gets on top of its own (scripts/spark/pom.xml): the Iceberg
+#                      Spark runtime, iceberg-aws-bundle (S3FileIO), hadoop-aws with the AWS SDK
+#                      v2 bundle (s3:// through S3AFileSystem), delta-spark + delta-storage.
+#                      Fetched from Maven Central with the ordinary mvn client into Maven's cache
+#                      .deps/m2, and hard-linked from there (copied across file systems), so the
+#                      ~640 MB SDK bundle is not stored twice.
 # Idempotent: each part has a stamp holding a hash of its pins; when it matches, nothing is
 # done (a warm run takes well under a second). Needs .deps/venv (`make deps`), mvn and Java 17+.
 set -euo pipefail
@@ -51,27 +55,41 @@ else
   echo "spark: $(cd "$pydir" && ls -d pyspark-*.dist-info | sed 's/\.dist-info$//') installed in .deps/spark-py ($(du -sh "$pydir" | cut -f1), $((SECONDS - start))s)"
 fi
 
-# --- the Iceberg Spark runtime jar --------------------------------------------------------
+# --- the jars Spark adds: Iceberg runtime, S3 (hadoop-aws, iceberg-aws-bundle), Delta ------
+# The stamp names the pom's hash; the check below also wants each jar the tests look for.
 want_jar="$(sha256sum "$pom" | cut -d' ' -f1)"
-if [[ -f "$jardir/.stamp" && "$(cat "$jardir/.stamp")" == "$want_jar" ]] \
-   && compgen -G "$jardir/iceberg-spark-runtime-*.jar" >/dev/null; then
-  echo "spark: iceberg runtime up to date in .deps/spark-jars"
+have_jars() {   # $1: a directory
+  local j
+  for j in iceberg-spark-runtime-*.jar iceberg-aws-bundle-*.jar hadoop-aws-*.jar bundle-*.jar delta-spark_*.jar \
+           delta-storage-*.jar; do
+    compgen -G "$1/$j" >/dev/null || return 1
+  done
+}
+if [[ -f "$jardir/.stamp" && "$(cat "$jardir/.stamp")" == "$want_jar" ]] && have_jars "$jardir"; then
+  echo "spark: jars up to date in .deps/spark-jars"
 else
   command -v mvn >/dev/null || { echo "spark/install.sh: mvn not found (apt-get install maven)" >&2; exit 1; }
   start=$SECONDS
   mkdir -p "$deps/m2"
-  tmp="$(mktemp -d "$deps/spark-jars.tmp.XXXXXX")"; tmps+=("$tmp" "$tmp.log")
+  tmp="$(mktemp -d "$deps/spark-jars.tmp.XXXXXX")"; tmps+=("$tmp" "$tmp.log" "$tmp.cp")
   # mvn output goes to a log shown only on failure (Debian's Maven 3.8 prints stray colour
-  # codes even with -q -B).
+  # codes even with -q -B). build-classpath resolves (downloads) every runtime jar into
+  # .deps/m2 and writes their paths, ':'-separated, to $tmp.cp.
   if ! mvn -q -B -f "$pom" -Dmaven.repo.local="$deps/m2" \
-       dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$tmp" \
+       dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile="$tmp.cp" \
        >"$tmp.log" 2>&1; then
     cat "$tmp.log" >&2
-    echo "spark/install.sh: mvn failed to fetch the Iceberg Spark runtime (see above)" >&2
+    echo "spark/install.sh: mvn failed to fetch the jars of $pom (see above)" >&2
     exit 1
   fi
+  IFS=: read -r -a jars < "$tmp.cp" || true   # the file has no final newline: read says EOF
+  for j in "${jars[@]}"; do
+    [[ -f "$j" ]] || { echo "spark/install.sh: mvn named $j, which does not exist" >&2; exit 1; }
+    ln "$j" "$tmp/" 2>/dev/null || cp "$j" "$tmp/"
+  done
+  have_jars "$tmp" || { echo "spark/install.sh: $pom did not bring every jar the tests use: $(ls "$tmp")" >&2; exit 1; }
   echo "$want_jar" > "$tmp/.stamp"
   rm -rf "$jardir"
   mv -T "$tmp" "$jardir"
-  echo "spark: $(cd "$jardir" && ls iceberg-spark-runtime-*.jar) installed in .deps/spark-jars ($(du -sh "$jardir" | cut -f1), $((SECONDS - start))s)"
+  echo "spark: ${#jars[@]} jars installed in .deps/spark-jars ($(du -sh "$jardir" | cut -f1), $((SECONDS - start))s)"
 fi

@@ -3,10 +3,13 @@
 Collected only when FLOE_SLOW_TESTS=1 (`make test-slow` sets it), so `make test`, which runs
 `pytest tests/integration`, neither imports pyspark nor starts a JVM. Spark comes from
 scripts/spark/install.sh: pyspark in .deps/spark-py (put on sys.path here, and on the
-PYTHONPATH that Spark's Python workers inherit) and the Iceberg runtime jar in .deps/spark-jars.
+PYTHONPATH that Spark's Python workers inherit) and the jars in .deps/spark-jars (the Iceberg
+runtime for every session; the S3 and Delta jars for test_spark_s3.py's).
 The fixtures of tests/integration/conftest.py (floe_bin, tool, kafka, schema_registry) apply
 here as well. Each module that uses them gets one Floe catalog server (`server`, `catalog`) and
-one local Spark session (`spark`: local[2], 1 GiB driver) for all its tests."""
+one local Spark session (`spark`: local[2], 1 GiB driver) for all its tests; a module that needs
+other jars or catalogs builds its own session with `spark_session_factory`."""
+import contextlib
 import os
 import pathlib
 import subprocess
@@ -48,8 +51,11 @@ def catalog(server):
     return RestCatalog("floe", uri=server.url)
 
 
-@pytest.fixture(scope="module")
-def spark(server, tmp_path_factory):
+@contextlib.contextmanager
+def spark_session(work: pathlib.Path, catalog_uri: str, extra_conf: dict | None = None):
+    """A local Spark session with the Iceberg catalog `floe` on `catalog_uri` (plus `extra_conf`,
+    which may override anything); on exit it stops the session and ends the gateway JVM, so the
+    next session of the process starts a new JVM with its own class path."""
     try:
         from pyspark import SparkContext
         from pyspark.sql import SparkSession
@@ -57,7 +63,6 @@ def spark(server, tmp_path_factory):
         pytest.fail(f"pyspark is not importable ({e}): run scripts/spark/install.sh (or `make test-slow`)")
     jars = sorted(SPARK_JARS.glob("iceberg-spark-runtime-*.jar"))
     assert jars, f"no Iceberg Spark runtime in {SPARK_JARS}: run scripts/spark/install.sh"
-    work = tmp_path_factory.mktemp("spark")
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     os.environ["SPARK_LOCAL_DIRS"] = str(work / "local")
     os.environ["PYSPARK_PYTHON"] = sys.executable
@@ -79,7 +84,8 @@ def spark(server, tmp_path_factory):
         "spark.sql.extensions": "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions",
         "spark.sql.catalog.floe": "org.apache.iceberg.spark.SparkCatalog",
         "spark.sql.catalog.floe.type": "rest",
-        "spark.sql.catalog.floe.uri": server.url,
+        "spark.sql.catalog.floe.uri": catalog_uri,
+        **(extra_conf or {}),
     }
     builder = SparkSession.builder
     for key, value in conf.items():
@@ -105,3 +111,16 @@ def spark(server, tmp_path_factory):
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+@pytest.fixture(scope="module")
+def spark(server, tmp_path_factory):
+    with spark_session(tmp_path_factory.mktemp("spark"), server.url) as session:
+        yield session
+
+
+@pytest.fixture(scope="session")
+def spark_session_factory():
+    """spark_session itself, for modules that need a session of their own (other jars, other
+    catalogs): `with spark_session_factory(work_dir, catalog_uri, extra_conf) as spark: …`."""
+    return spark_session
