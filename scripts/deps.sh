@@ -105,5 +105,20 @@ fi
 # --- Java servers the tests run (Maven Central) -----------------------------------------
 "$ROOT/scripts/kafka/install.sh"                # Apache Kafka broker (KRaft)
 "$ROOT/scripts/iceberg-rest-fixture/install.sh" # Apache Iceberg's REST catalog test server
+# S3Proxy (org.gaul:s3proxy, one self-contained jar): an S3 API over a local directory, and a store
+# without conditional writes (it answers If-None-Match: * with 501), as some S3-compatible stores are.
+S3PROXY_VERSION=3.0.0
+S3PROXY_JAR="$DEPS/s3proxy/s3proxy-$S3PROXY_VERSION.jar"
+if [ ! -f "$S3PROXY_JAR" ]; then
+  echo "deps: fetching S3Proxy $S3PROXY_VERSION into .deps/s3proxy"
+  mkdir -p "$DEPS/s3proxy" "$DEPS/m2"
+  mvn -q -B -Dmaven.repo.local="$DEPS/m2" dependency:copy \
+    -Dartifact="org.gaul:s3proxy:$S3PROXY_VERSION:jar:jar-with-dependencies" -DoutputDirectory="$DEPS/s3proxy.tmp" \
+    || { echo "deps: mvn could not fetch org.gaul:s3proxy:$S3PROXY_VERSION" >&2; exit 1; }
+  mv "$DEPS/s3proxy.tmp/s3proxy-$S3PROXY_VERSION-jar-with-dependencies.jar" "$S3PROXY_JAR"
+  rm -rf "$DEPS/s3proxy.tmp"
+else
+  echo "deps: S3Proxy $S3PROXY_VERSION present"
+fi
 # Spark (pyspark + the Iceberg runtime) is large and only the slow tier uses it:
 # scripts/run-tests.sh installs it on demand via scripts/spark/install.sh.

@@ -53,7 +53,7 @@ Status CheckDeltaSupport(const FloeConfig& config, const storage::ProbeReport& r
       "formats: [delta] needs a store that refuses to create an object that exists (S3/Azure If-None-Match: *, "
       "GCS ifGenerationMatch=0), and on the warehouse " + config.warehouse + " the probe found: " +
       report.conditional_create_detail + ". Two writers could both commit one Delta version and a commit would "
-      "be lost. Use a store and credentials with conditional writes, or set storage.delta_single_writer: true if "
+      "be lost. Use a store and credentials with atomic conditional writes, or set storage.delta_single_writer: true if "
       "exactly one Floe process writes each Delta table (docs/storage.md)");
 }
 

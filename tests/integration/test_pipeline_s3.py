@@ -217,11 +217,11 @@ def test_wrong_credentials_and_missing_bucket_are_clear_errors(kafka, schema_reg
 
 def test_store_ignoring_conditional_puts_refuses_delta_unless_single_writer(kafka, schema_registry, floe_bin, s3,
                                                                             tmp_path):
-    from tests.integration.fixtures.s3_proxy import S3Proxy
+    from tests.integration.fixtures.fault_proxy import FaultProxy
     bucket = s3.create_bucket()
     topic = f"s3nocond-{uuid.uuid4().hex[:8]}"
     produce_orders(kafka, schema_registry, topic, 200, partitions=1)
-    with S3Proxy(s3.port) as proxy:
+    with FaultProxy(s3.port) as proxy:
         storage = s3.storage_config(s3.admin_key, endpoint=proxy.endpoint)
         refused = s3_floe(floe_bin, tmp_path / "refused", kafka, schema_registry, topic, bucket, storage,
                           formats=["delta"]).run_batch(timeout=120)
@@ -287,7 +287,7 @@ def test_kill_9_at_random_moments_on_s3_exactly_once(kafka, schema_registry, flo
 def test_validate_check_storage_reports_what_the_store_supports(floe_bin, s3, tmp_path):
     """`floe validate --check-storage`: the start-up probe on demand, with a report an operator can
     act on — and the permission each failure points at."""
-    from tests.integration.fixtures.s3_proxy import S3Proxy
+    from tests.integration.fixtures.fault_proxy import FaultProxy
     bucket = s3.create_bucket()
 
     def check(name, key, endpoint=None, formats=("iceberg", "delta")):
@@ -319,7 +319,7 @@ def test_validate_check_storage_reports_what_the_store_supports(floe_bin, s3, tm
     assert no_list.returncode == 1, no_list.stdout
     assert "s3:ListBucket" in no_list.stdout, no_list.stdout
 
-    with S3Proxy(s3.port) as proxy:
+    with FaultProxy(s3.port) as proxy:
         ignoring = check("ignoring", s3.admin_key, endpoint=proxy.endpoint)
         assert ignoring.returncode == 1
         assert "conditional create: NOT honoured" in ignoring.stdout

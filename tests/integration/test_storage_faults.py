@@ -10,7 +10,7 @@ import pytest
 from deltalake import DeltaTable
 
 from tests.integration.fixtures.exactly_once import BackgroundProducer, assert_exactly_once, end_offsets
-from tests.integration.fixtures.s3_proxy import S3Proxy
+from tests.integration.fixtures.fault_proxy import FaultProxy
 from tests.integration.fixtures.s3_server import S3Server
 from tests.integration.test_pipeline_avro import ORDER, order
 from tests.integration.test_pipeline_s3 import S3FloeRun, delta_storage_options, rows_by_offset
@@ -36,7 +36,7 @@ def faulty_run(kafka, schema_registry, floe_bin, s3, tmp_path, inject):
     kafka.create_topic(topic, partitions=2)
     producing = BackgroundProducer(kafka, schema_registry.url, topic, 2, 3_000, 12,
                                    lambda p: p.serializer(ORDER), order)
-    with S3Proxy(s3.port, ignore_conditional=False) as proxy:
+    with FaultProxy(s3.port, ignore_conditional=False) as proxy:
         floe = S3FloeRun(floe_bin, tmp_path, kafka.bootstrap,
                          [{"name": topic, "table": "kafka.faults", "formats": ["iceberg", "delta"]}],
                          registry_url=schema_registry.url, group_id=f"g-{topic}", admin=True,

@@ -332,13 +332,17 @@ void ReadSecret(ConfigReader& r, const YAML::Node& parent, const std::string& pa
 
 const std::vector<std::pair<std::string, S3CredentialsKind>> kS3Credentials = {
     {"default", S3CredentialsKind::kDefault}, {"static", S3CredentialsKind::kStatic}};
+const std::vector<std::pair<std::string, S3RequestChecksums>> kS3Checksums = {
+    {"auto", S3RequestChecksums::kAuto},
+    {"when_supported", S3RequestChecksums::kWhenSupported},
+    {"when_required", S3RequestChecksums::kWhenRequired}};
 const std::vector<std::pair<std::string, std::string>> kS3Sse = {{"AES256", "AES256"}, {"aws:kms", "aws:kms"}};
 
 void ReadS3(ConfigReader& r, const YAML::Node& node, S3StorageConfig& s) {
   const std::string path = "storage.s3";
   if (!r.ExpectMap(node, path, {"region", "endpoint", "path_style", "credentials", "access_key_id",
                                 "secret_access_key", "session_token", "role_arn", "external_id", "sse",
-                                "reader_access_key_id", "reader_secret_access_key"}))
+                                "reader_access_key_id", "reader_secret_access_key", "request_checksums"}))
     return;
   ReadSecret(r, node, path, "region", s.region);
   ReadSecret(r, node, path, "endpoint", s.endpoint);
@@ -347,6 +351,7 @@ void ReadS3(ConfigReader& r, const YAML::Node& node, S3StorageConfig& s) {
   }
   if (auto v = r.Choice(node, path, "path_style", kBooleans)) s.path_style = *v;
   if (auto v = r.Choice(node, path, "credentials", kS3Credentials)) s.credentials = *v;
+  if (auto v = r.Choice(node, path, "request_checksums", kS3Checksums)) s.request_checksums = *v;
   const bool is_static = s.credentials == S3CredentialsKind::kStatic;
   ReadSecret(r, node, path, "access_key_id", s.access_key_id, /*required=*/is_static);
   ReadSecret(r, node, path, "secret_access_key", s.secret_access_key, /*required=*/is_static);

@@ -54,6 +54,9 @@ struct AdminConfig {
 // storage.s3 (docs/storage.md). Secret fields hold the resolved values of their
 // ${env:…}/${file:…} references; nothing may print them.
 enum class S3CredentialsKind { kDefault, kStatic };
+// When the AWS SDK adds its flexible checksums (CRC trailers on uploads). Many S3-compatible
+// stores reject those trailers, so with an endpoint Floe asks only where an API requires them.
+enum class S3RequestChecksums { kAuto, kWhenSupported, kWhenRequired };
 struct S3StorageConfig {
   std::string region;    // empty: the AWS chain (AWS_REGION, profile)
   std::string endpoint;  // http(s)://host:port of an S3-compatible store; empty: AWS
@@ -66,6 +69,7 @@ struct S3StorageConfig {
   std::string external_id;
   std::string sse_type;        // "" (the bucket's default) or AES256
   std::string sse_kms_key_id;  // reserved for aws:kms (refused until the data path can send it)
+  S3RequestChecksums request_checksums = S3RequestChecksums::kAuto;  // auto: when_required with an endpoint
   // Keys handed to Iceberg REST catalog clients in LoadTable's config so that engines read
   // with the catalog URI alone. Never Floe's own credentials: these should be read-only.
   std::string reader_access_key_id;

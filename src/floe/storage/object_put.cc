@@ -68,6 +68,9 @@ Status ObjectPutStatus(const std::string& store, long code, const std::string& s
   if (!store_code.empty()) text += " " + store_code;
   if (!message.empty()) text += ": " + message;
   if (conflict) return Status::Conflict(text + " (the object exists: a concurrent writer won)");
+  // 501 NotImplemented: the store does not support conditional writes (S3Proxy, older MinIO/Ceph).
+  // Not a failure to retry: the caller falls back or refuses Delta (docs/storage.md).
+  if (code == 501) return Status::Unsupported(text + " (this store does not implement conditional writes)");
   if (!hint.empty()) text += " (" + hint + ")";
   if (code >= 500 || code == 429) {
     CountRetry(store, store_code.empty() ? "HTTP " + std::to_string(code) : store_code, text);

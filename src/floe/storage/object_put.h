@@ -32,7 +32,8 @@ Result<ObjectPutAnswer> SendObjectPut(const ObjectPut& put, const std::string& c
 
 // `what: HTTP <code> <store code>: <message>` as a Status: 412 (and the codes in
 // `conflict_codes`) kConflict, 5xx and 429 kUnavailable (counted as a storage retry: the
-// caller's commit loop tries again), else kIoError; `hint` is appended to what is not a conflict.
+// caller's commit loop tries again) except 501 kUnsupported (no conditional writes in this store),
+// else kIoError; `hint` is appended to what is not a conflict.
 Status ObjectPutStatus(const std::string& store, long code, const std::string& store_code, const std::string& message,
                        const std::string& what, const std::string& hint, bool conflict);
 

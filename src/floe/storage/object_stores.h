@@ -21,7 +21,7 @@ Status ConfigureObjectStores(const StorageConfig& config);
 // What a start-up probe of a warehouse found (ProbeWarehouse).
 struct ProbeReport {
   bool object_store = false;        // false: a local path, nothing probed
-  bool conditional_create = false;  // the second put of one name was refused
+  bool conditional_create = false;  // a second put of one name was refused, and racing ones had one winner
   // Why conditional_create is what it is, for the log and for refusing Delta: "refused the
   // second create", "accepted a second create", or why the store has none in Floe.
   std::string conditional_create_detail;
@@ -29,10 +29,12 @@ struct ProbeReport {
   std::string credential_source;  // "static keys", "AWS default chain", "+ assumed role <arn>"; never a secret
 };
 
-// Writes a probe object <warehouse>/_floe_probe-<uuid> twice with put-if-absent (the second
-// must be refused), reads it back and deletes it. A failure names what was being done and the
-// store's error (AccessDenied, NoSuchBucket); conditional_create false means the store
-// accepted the second create.
+// Probes a warehouse on an object store: creates <warehouse>/_floe_probe-<uuid> twice with
+// put-if-absent (the second must be refused), uploads, reads back and deletes an object through
+// the data path (arrow::fs), and races simultaneous creates of one name (exactly one may win).
+// A failure names what was being done and the store's error (AccessDenied, NoSuchBucket);
+// conditional_create false means the store accepted a second create, let several racing
+// creates win, or has no conditional create in Floe.
 Result<ProbeReport> ProbeWarehouse(const std::string& warehouse);
 
 // What an Iceberg engine needs to read files under `warehouse`, as FileIO properties for the

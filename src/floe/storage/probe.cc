@@ -3,6 +3,11 @@
 #include <arrow/buffer.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <latch>
+#include <thread>
+#include <vector>
+
 #include "floe/core/arrow_interop.h"
 #include "floe/core/uuid.h"
 #include "floe/storage/azure_store_internal.h"
@@ -12,6 +17,51 @@
 #include "floe/storage/s3_store_internal.h"
 
 namespace floe::storage {
+namespace {
+
+Status ReadBack(FileIO& io, const std::string& name, std::size_t expected_size) {
+  FLOE_ASSIGN_OR_RETURN(auto file, io.OpenRead(name));
+  FLOE_ASSIGN_OR_RETURN(auto size, FromArrow(file->GetSize()));
+  if (static_cast<std::size_t>(size) != expected_size) {
+    return Status::IoError("read back " + std::to_string(size) + " bytes of the " + std::to_string(expected_size) +
+                           " written");
+  }
+  return Status::OK();
+}
+
+// A store can refuse a second create one request at a time yet check and write without a lock
+// (S3Proxy does): racing writers then both "win" a Delta version. A few rounds of kRacers
+// simultaneous creates of one name; returns the most that succeeded in one round (1 when the
+// store is atomic). Probabilistic, but such a store lets several through in most rounds.
+constexpr int kRacers = 8;
+constexpr int kRaceRounds = 4;
+
+Result<int> MostWinnersOfRacingCreates(FileIO& io, const std::string& base, const std::string& content) {
+  int most = 0;
+  for (int round = 0; round < kRaceRounds && most <= 1; ++round) {
+    const std::string name = base + "-race" + std::to_string(round);
+    std::vector<Status> results(kRacers);
+    std::latch start(kRacers);
+    std::vector<std::thread> racers;
+    for (int i = 0; i < kRacers; ++i) {
+      racers.emplace_back([&, i] {
+        start.arrive_and_wait();
+        results[i] = io.PutIfAbsent(name, content);
+      });
+    }
+    for (auto& t : racers) t.join();
+    int winners = 0;
+    for (const Status& st : results) {
+      if (st.ok()) ++winners;
+      else if (st.code() != StatusCode::kConflict) return st.WithContext("racing creates of " + name);
+    }
+    most = std::max(most, winners);
+    if (winners > 0) FLOE_RETURN_IF_ERROR(io.Delete(name).WithContext("delete " + name));
+  }
+  return most;
+}
+
+}  // namespace
 
 Result<ProbeReport> ProbeWarehouse(const std::string& warehouse) {
   ProbeReport report;
@@ -40,16 +90,12 @@ Result<ProbeReport> ProbeWarehouse(const std::string& warehouse) {
   // an empty directory marker behind, and the probe must leave nothing.
   const std::string name = "_floe_probe-" + NewUuid();
   const std::string content = "floe start-up probe: safe to delete\n";
+  // First the conditional create Delta commits rest on (a plain request whose errors name the
+  // store's code and the permission missing): the second create of one name must fail.
   Status first = io.PutIfAbsent(name, content);
   if (first.code() == StatusCode::kUnsupported) {
     report.conditional_create_detail = "not available: " + first.message();
     spdlog::warn("warehouse {}: no conditional create: {}", warehouse, first.message());
-    // No conditional create for this store: still check that it takes writes.
-    auto file = io.Create(name);
-    if (!file.ok()) return file.status().WithContext(context("create " + name));
-    FLOE_RETURN_IF_ARROW_ERROR((*file)->stream()->Write(content.data(), static_cast<std::int64_t>(content.size())));
-    FLOE_RETURN_IF_ARROW_ERROR((*file)->stream()->Close());
-    if (auto st = (*file)->Commit(); !st.ok()) return st.WithContext(context("create " + name));
   } else if (!first.ok()) {
     return first.WithContext(context("create " + name));
   } else {
@@ -58,12 +104,38 @@ Result<ProbeReport> ProbeWarehouse(const std::string& warehouse) {
     if (!second.ok() && !report.conditional_create) return second.WithContext(context("second create of " + name));
     report.conditional_create_detail = report.conditional_create ? "the store refused a second create of one name"
                                                                  : "the store accepted a second create of one name";
+    if (auto st = ReadBack(io, name, content.size()); !st.ok()) return st.WithContext(context("read " + name));
+    if (auto st = io.Delete(name); !st.ok()) return st.WithContext(context("delete " + name));
   }
-  auto read = io.OpenRead(name);
-  if (!read.ok()) return read.status().WithContext(context("read " + name));
-  auto size = FromArrow((*read)->GetSize());
-  if (!size.ok()) return size.status().WithContext(context("read " + name));
-  if (auto st = io.Delete(name); !st.ok()) return st.WithContext(context("delete " + name));
+  // Then the data path: every data and metadata file is an arrow::fs upload (multipart), and
+  // a store can take one kind of PUT and refuse the other (S3Proxy refuses the AWS SDK's
+  // checksum trailers on UploadPart).
+  const std::string uploaded = name + "-upload";
+  auto file = io.Create(uploaded);
+  if (!file.ok()) return file.status().WithContext(context("upload " + uploaded));
+  Status upload = FromArrow((*file)->stream()->Write(content.data(), static_cast<std::int64_t>(content.size())));
+  if (upload.ok()) upload = FromArrow((*file)->stream()->Close());
+  if (upload.ok()) upload = (*file)->Commit();
+  if (!upload.ok()) {
+    std::string hint;
+    if (warehouse.rfind("s3://", 0) == 0 && upload.message().find("HTTP status 400") != std::string::npos) {
+      hint = "; an S3-compatible store may refuse the AWS SDK's upload checksums: try storage.s3.request_checksums: "
+             "when_required (docs/storage.md)";
+    }
+    return Status(upload.code(), upload.message() + hint).WithContext(context("upload " + uploaded));
+  }
+  if (auto st = ReadBack(io, uploaded, content.size()); !st.ok()) return st.WithContext(context("read " + uploaded));
+  if (auto st = io.Delete(uploaded); !st.ok()) return st.WithContext(context("delete " + uploaded));
+
+  if (report.conditional_create) {
+    FLOE_ASSIGN_OR_RETURN(const int winners, MostWinnersOfRacingCreates(io, name, content));
+    if (winners > 1) {
+      report.conditional_create = false;
+      report.conditional_create_detail =
+          "the store refuses a second create of one name, but " + std::to_string(winners) + " of " +
+          std::to_string(kRacers) + " simultaneous creates of one name all succeeded (its check is not atomic)";
+    }
+  }
   return report;
 }
 

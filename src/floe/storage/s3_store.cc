@@ -44,6 +44,28 @@ Status InitializeOnce(Registry& r) {
   return Status::OK();
 }
 
+// The AWS SDK reads AWS_REQUEST_CHECKSUM_CALCULATION when it builds a client; arrow::fs has no
+// option for it. An explicit storage.s3.request_checksums wins over the environment; `auto`
+// keeps what the environment says, else asks for checksums only where required when the store
+// is not AWS: S3-compatible stores often refuse the SDK's CRC trailers (S3Proxy answers 400).
+// Set while configuring, before any S3 client exists.
+void ApplyRequestChecksums(const S3StorageConfig& c) {
+  constexpr const char* kVariable = "AWS_REQUEST_CHECKSUM_CALCULATION";
+  const char* value = nullptr;
+  if (c.request_checksums == S3RequestChecksums::kWhenSupported) value = "WHEN_SUPPORTED";
+  if (c.request_checksums == S3RequestChecksums::kWhenRequired) value = "WHEN_REQUIRED";
+  if (c.request_checksums == S3RequestChecksums::kAuto) {
+    if (std::getenv(kVariable) != nullptr || c.endpoint.empty()) return;
+    value = "WHEN_REQUIRED";
+  }
+  ::setenv(kVariable, value, /*overwrite=*/1);
+}
+
+std::string DescribeChecksums() {
+  const char* v = std::getenv("AWS_REQUEST_CHECKSUM_CALCULATION");
+  return v == nullptr ? "when supported" : std::string(v) == "WHEN_REQUIRED" ? "when required" : "when supported";
+}
+
 }  // namespace
 
 Result<arrow::fs::S3Options> MakeS3Options(const S3StorageConfig& config) {
@@ -87,6 +109,7 @@ Status ConfigureS3Store(const StorageConfig& config) {
   std::lock_guard lock(r.mutex);
   r.config = config;
   r.s3.reset();
+  if (config.s3) ApplyRequestChecksums(*config.s3);
   return Status::OK();
 }
 
@@ -106,9 +129,10 @@ Result<std::shared_ptr<const S3Store>> SharedS3Store() {
   // exist when FinalizeS3 runs, or it is destroyed twice.
   static std::once_flag registered;
   std::call_once(registered, [] { std::atexit(FinalizeAtExit); });
-  spdlog::info("S3 store: region {}, endpoint {}, {} addressing, credentials: {}", store->fs->region(),
-               store->config.endpoint.empty() ? "AWS" : store->config.endpoint,
-               store->config.path_style ? "path-style" : "virtual-hosted", DescribeCredentials(store->config));
+  spdlog::info("S3 store: region {}, endpoint {}, {} addressing, credentials: {}, upload checksums {}",
+               store->fs->region(), store->config.endpoint.empty() ? "AWS" : store->config.endpoint,
+               store->config.path_style ? "path-style" : "virtual-hosted", DescribeCredentials(store->config),
+               DescribeChecksums());
   r.s3 = store;
   return r.s3;
 }
@@ -119,6 +143,7 @@ Result<std::map<std::string, std::string>> S3ClientReadProperties() {
   const auto& c = store->config;
   if (!c.endpoint.empty()) out["s3.endpoint"] = c.endpoint;
   out["s3.region"] = store->fs->region();  // resolved, so engines need no chain of their own for it
+  out["client.region"] = out["s3.region"];  // the same, for Java S3FileIO (Spark, Trino): it reads client.region
   out["s3.path-style-access"] = c.path_style ? "true" : "false";
   // Only keys configured for readers: Floe's own (write) credentials never leave the process.
   if (!c.reader_access_key_id.empty()) {

@@ -8,11 +8,10 @@ records, 3 partitions, keyed) is materialized with `formats: [iceberg, delta]` i
    Iceberg's S3FileIO, which the Java client's default ResolvingFileIO picks for s3:// once
    iceberg-aws-bundle is on the class path. LoadTable's `config` carries s3.endpoint,
    s3.path-style-access and the reader keys (storage.s3.reader_access_key_id /
-   reader_secret_access_key), and S3FileIO applies them: Spark has no S3 setting of its own for
-   this, except the region (REGION_CONF: S3FileIO reads `client.region`, and Floe hands out only
-   pyiceberg's `s3.region`).
+   reader_secret_access_key) and the region (`s3.region` for pyiceberg, `client.region` for
+   S3FileIO), and S3FileIO applies them: Spark has no S3 setting of its own for this.
 2. The same with `catalog.vend_credentials` on a second server: STS credentials of an assumed
-   role that may only read, handed out by LoadTable; again only `client.region` in Spark's conf.
+   role that may only read, handed out by LoadTable; again no S3 setting in Spark's conf.
 3. Iceberg through the first server with `io-impl = org.apache.iceberg.hadoop.HadoopFileIO`:
    hadoop-aws's S3AFileSystem with the `spark.hadoop.fs.s3a.*` settings of s3a_conf (endpoint,
    region, path-style, the reader's keys, and fs.s3.impl because Floe writes s3:// URIs).
@@ -180,12 +179,6 @@ def s3a_conf(s3, key) -> dict:
     }
 
 
-# Iceberg's S3FileIO takes the region from `client.region`; LoadTable's config has only
-# pyiceberg's `s3.region`, so without this the AWS SDK's region chain fails ("Unable to load
-# region from any of the providers"). AWS_REGION in Spark's environment would do as well.
-REGION_CONF = {f"spark.sql.catalog.{c}.client.region": REGION for c in ("floe", "floe_vended")}
-
-
 @pytest.fixture(scope="module")
 def spark(lake, s3, spark_session_factory, tmp_path_factory):
     jars_dir = pathlib.Path(__file__).resolve().parents[3] / ".deps" / "spark-jars"
@@ -205,7 +198,6 @@ def spark(lake, s3, spark_session_factory, tmp_path_factory):
                                 "io.delta.sql.DeltaSparkSessionExtension",
         # Delta refuses to read (even by path) without its extension and its session catalog.
         "spark.sql.catalog.spark_catalog": "org.apache.spark.sql.delta.catalog.DeltaCatalog",
-        **REGION_CONF,
         # A second catalog on the same server that reads through Hadoop instead of S3FileIO.
         "spark.sql.catalog.floe_hadoop": "org.apache.iceberg.spark.SparkCatalog",
         "spark.sql.catalog.floe_hadoop.type": "rest",
