@@ -22,7 +22,7 @@ void AddCatalogServeCommand(CLI::App& app, CatalogServeOptions& options) {
 }
 
 int CatalogServe(const CatalogServeOptions& options) {
-  auto config = LoadConfigFile(options.config_path);
+  auto config = LoadConfigFile(options.config_path, ConfigUse::kCatalogServe);
   if (!config.ok()) {
     std::cerr << config.status().message() << "\n";
     return 1;

@@ -13,6 +13,7 @@
 #include "floe/server/http_server.h"
 #include "floe/server/rest_catalog_service.h"
 #include "floe/storage/retry_metrics.h"
+#include "run_preflight.h"
 #include "shutdown_signal.h"
 #include "storage_setup.h"
 
@@ -84,6 +85,10 @@ int Run(const RunOptions& options) {
   if (!config.ok()) {
     std::cerr << config.status().message() << "\n";
     return 1;
+  }
+  if (auto st = CheckRunConfig(*config); !st.ok()) {  // what `floe validate` checks too
+    std::cerr << "floe run: " << st.ToString() << "\n";
+    return 2;
   }
   // Signals are blocked before any thread starts, so only the waiter below receives them.
   BlockShutdownSignals();

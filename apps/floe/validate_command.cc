@@ -2,6 +2,7 @@
 
 #include "commands.h"
 #include "floe/core/config.h"
+#include "run_preflight.h"
 #include "storage_check.h"
 
 namespace floe::cli {
@@ -18,6 +19,11 @@ int Validate(const ValidateOptions& options) {
   auto config = LoadConfigFile(options.config_path);
   if (!config.ok()) {
     std::cerr << config.status().message() << "\n";
+    return 1;
+  }
+  // Exactly what `floe run` refuses before it starts (one function for both).
+  if (auto st = CheckRunConfig(*config); !st.ok()) {
+    std::cerr << options.config_path << ": " << st.ToString() << "\n";
     return 1;
   }
   std::cout << options.config_path << ": OK (" << config->topics.size() << " topic entr"

@@ -75,3 +75,63 @@ def test_run_with_an_invalid_config_exits_1(floe_bin, tmp_path):
     r = run_floe(floe_bin, "run", "--config", str(cfg))
     assert r.returncode == 1
     assert "buffer_memory: must be at least 8MiB" in r.stderr
+
+
+# Every refusal `floe run` makes before it starts, as (name, floe.yaml, what both say). Config
+# errors come from the one loader; the rest from the one pre-start check (apps/floe/run_preflight.h).
+REFUSALS = [
+    ("unknown key", 'kafka: {bootstrap_servers: "127.0.0.1:1"}\nwarehouse: /tmp/w\ntopics: [{name: t, valu: json}]\n',
+     "topics[0].valu: unknown key"),
+    ("registry format without a registry",
+     'kafka: {bootstrap_servers: "127.0.0.1:1"}\nwarehouse: /tmp/w\ntopics: [{name: t, value: protobuf}]\n',
+     "no schema_registry.url is configured"),
+    ("object-store warehouse without a catalog database",
+     'kafka: {bootstrap_servers: "127.0.0.1:1"}\nwarehouse: "s3://bucket/wh"\n'
+     'storage: {s3: {region: us-east-1, endpoint: "http://127.0.0.1:1", path_style: true}}\n'
+     'topics: [{name: t, value: json}]\n',
+     "catalog.uri is required when the warehouse ('s3://bucket/wh') is not a local absolute path"),
+    ("unknown librdkafka property",
+     'kafka: {bootstrap_servers: "127.0.0.1:1", properties: {no.such.property: "1"}}\nwarehouse: /tmp/w\n'
+     'topics: [{name: t, value: json}]\n',
+     "kafka property 'no.such.property'"),
+    ("invalid librdkafka value",
+     'kafka: {bootstrap_servers: "127.0.0.1:1", properties: {session.timeout.ms: "soon"}}\nwarehouse: /tmp/w\n'
+     'topics: [{name: t, value: json}]\n',
+     "kafka property 'session.timeout.ms'"),
+]
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("name,yaml,message", REFUSALS, ids=[r[0] for r in REFUSALS])
+def test_validate_refuses_exactly_what_run_refuses(floe_bin, tmp_path, name, yaml, message):
+    cfg = tmp_path / "floe.yaml"
+    cfg.write_text(yaml.replace("/tmp/w", str(tmp_path / "wh")))
+    validate = run_floe(floe_bin, "validate", "--config", str(cfg))
+    run = run_floe(floe_bin, "run", "--config", str(cfg), "--exit-when-caught-up")
+    assert validate.returncode == 1 and message in validate.stderr, (validate.stdout, validate.stderr)
+    assert run.returncode in (1, 2) and message in run.stderr, run.stderr
+    assert "OK" not in validate.stdout
+
+
+def test_catalog_serve_needs_only_warehouse_and_catalog(floe_bin, tmp_path):
+    """docs/rest-catalog.md's config: no kafka, no topics."""
+    import re
+    import select
+    import urllib.request
+    cfg = tmp_path / "floe.yaml"
+    cfg.write_text(f'warehouse: "{tmp_path / "wh"}"\ncatalog: {{type: builtin}}\n')
+    (tmp_path / "wh").mkdir()
+    proc = subprocess.Popen([str(floe_bin), "catalog", "serve", "--config", str(cfg), "--listen", "127.0.0.1:0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
+        line = proc.stdout.readline() if ready else ""
+        m = re.search(r"listening on (http://\S+)", line)
+        assert m, (line, proc.poll())
+        with urllib.request.urlopen(m.group(1) + "/v1/config", timeout=10) as r:
+            assert r.status == 200
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -498,7 +498,8 @@ void ReadStorage(ConfigReader& r, const YAML::Node& node, const std::string& war
   }
 }
 
-FloeConfig ReadConfig(ConfigReader& r, const YAML::Node& root) {
+FloeConfig ReadConfig(ConfigReader& r, const YAML::Node& root, ConfigUse use) {
+  const bool run = use == ConfigUse::kRun;
   FloeConfig c;
   if (!r.ExpectMap(root, "", {"kafka", "schema_registry", "warehouse", "catalog", "admin", "buffer_memory", "defaults",
                                 "topics", "storage"}))
@@ -506,7 +507,7 @@ FloeConfig ReadConfig(ConfigReader& r, const YAML::Node& root) {
 
   const YAML::Node kafka = root["kafka"];
   if (!kafka.IsDefined() || kafka.IsNull()) {
-    r.Error(root, "kafka", "required section is missing (it needs at least bootstrap_servers)");
+    if (run) r.Error(root, "kafka", "required section is missing (it needs at least bootstrap_servers)");
   } else if (r.ExpectMap(kafka, "kafka", {"bootstrap_servers", "group_id", "properties"})) {
     r.Assign(kafka, "kafka", "bootstrap_servers", c.kafka.bootstrap_servers, /*required=*/true);
     r.Assign(kafka, "kafka", "group_id", c.kafka.group_id);
@@ -577,7 +578,7 @@ FloeConfig ReadConfig(ConfigReader& r, const YAML::Node& root) {
 
   const YAML::Node topics = root["topics"];
   if (!topics.IsDefined() || topics.IsNull()) {
-    r.Error(root, "topics", "required list is missing: name at least one topic to materialize");
+    if (run) r.Error(root, "topics", "required list is missing: name at least one topic to materialize");
   } else if (!topics.IsSequence()) {
     r.Error(topics, "topics", "expected a list of topics, got " + ConfigReader::KindName(topics));
   } else {
@@ -604,7 +605,7 @@ FloeConfig ReadConfig(ConfigReader& r, const YAML::Node& root) {
 
 }  // namespace
 
-Result<FloeConfig> ParseConfig(const std::string& yaml_text, const std::string& source_name) {
+Result<FloeConfig> ParseConfig(const std::string& yaml_text, const std::string& source_name, ConfigUse use) {
   ConfigReader reader(source_name);
   YAML::Node root;
   try {
@@ -615,7 +616,7 @@ Result<FloeConfig> ParseConfig(const std::string& yaml_text, const std::string& 
   }
   FloeConfig config;
   try {
-    config = ReadConfig(reader, root);
+    config = ReadConfig(reader, root, use);
   } catch (const YAML::Exception& e) {  // yaml-cpp throws on odd shapes (e.g. a key that is a map)
     reader.ErrorAtMark(e.mark, e.msg);
   }
@@ -627,12 +628,12 @@ Result<FloeConfig> ParseConfig(const std::string& yaml_text, const std::string& 
   return config;
 }
 
-Result<FloeConfig> LoadConfigFile(const std::string& path) {
+Result<FloeConfig> LoadConfigFile(const std::string& path, ConfigUse use) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::NotFound("cannot open config file '" + path + "'");
   std::stringstream buffer;
   buffer << in.rdbuf();
-  return ParseConfig(buffer.str(), path);
+  return ParseConfig(buffer.str(), path, use);
 }
 
 }  // namespace floe

@@ -153,10 +153,16 @@ struct FloeConfig {
   std::vector<TopicConfig> topics;
 };
 
+// What a config is loaded for: `floe run` (and `floe validate`) need kafka and topics;
+// `floe catalog serve` needs only warehouse and catalog (kafka and topics, when present, are
+// still checked, so one file can serve both).
+enum class ConfigUse { kRun, kCatalogServe };
+
 // Parses and validates YAML text. `source_name` is used in messages (usually the path).
-Result<FloeConfig> ParseConfig(const std::string& yaml_text, const std::string& source_name);
+Result<FloeConfig> ParseConfig(const std::string& yaml_text, const std::string& source_name,
+                               ConfigUse use = ConfigUse::kRun);
 // Reads the file, then ParseConfig.
-Result<FloeConfig> LoadConfigFile(const std::string& path);
+Result<FloeConfig> LoadConfigFile(const std::string& path, ConfigUse use = ConfigUse::kRun);
 
 // The built-in catalog's database: catalog.uri when set, else a SQLite file beside a local
 // warehouse (<warehouse>/catalog.db). An object-store warehouse needs an explicit uri.

@@ -195,7 +195,11 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
   Status error_;
 };
 
-Result<std::unique_ptr<Consumer>> Consumer::Create(const ConsumerOptions& options) {
+namespace {
+
+// Floe's consumer settings with the user's properties applied on top, in a librdkafka conf:
+// what Create uses, and what CheckOptions tries without making a client.
+Result<std::unique_ptr<RdKafka::Conf>> BuildConf(const ConsumerOptions& options) {
   std::unique_ptr<RdKafka::Conf> conf(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
   std::string error;
   // Floe's defaults first; the user's properties may override any of them.
@@ -216,6 +220,16 @@ Result<std::unique_ptr<Consumer>> Consumer::Create(const ConsumerOptions& option
       return Status::InvalidArgument("kafka property '" + k + "': " + error);
     }
   }
+  return conf;
+}
+
+}  // namespace
+
+Status Consumer::CheckOptions(const ConsumerOptions& options) { return BuildConf(options).status(); }
+
+Result<std::unique_ptr<Consumer>> Consumer::Create(const ConsumerOptions& options) {
+  FLOE_ASSIGN_OR_RETURN(auto conf, BuildConf(options));
+  std::string error;
   auto callbacks = std::make_unique<ConsumerCallbacks>();
   if (conf->set("rebalance_cb", static_cast<RdKafka::RebalanceCb*>(callbacks.get()), error) != RdKafka::Conf::CONF_OK ||
       conf->set("offset_commit_cb", static_cast<RdKafka::OffsetCommitCb*>(callbacks.get()), error) !=

@@ -38,6 +38,9 @@ class Consumer final : public GroupConsumer {
   // Defaults: no auto commit, auto.offset.reset=earliest,
   // partition.assignment.strategy=cooperative-sticky; options.properties override any of them.
   static Result<std::unique_ptr<Consumer>> Create(const ConsumerOptions& options);
+  // What Create would refuse in `options` (an unknown or invalid property), without making a
+  // client or connecting: `floe validate` runs it.
+  static Status CheckOptions(const ConsumerOptions& options);
   ~Consumer();  // Close()s first
 
   // Manual assignment (no group rebalancing): read exactly these partitions from these offsets.

@@ -29,18 +29,11 @@ std::string SubscriptionFor(const TopicConfig& topic) {
   return topic.pattern.front() == '^' ? topic.pattern : "^" + topic.pattern;
 }
 
-Status CheckSupported(const TopicConfig& t) {
-  const std::string what = t.name.empty() ? "pattern '" + t.pattern + "'" : "topic '" + t.name + "'";
-  FLOE_RETURN_IF_ERROR(CheckDecodable(t.value, PayloadRole::kValue).WithContext(what));
-  return CheckDecodable(t.key, PayloadRole::kKey).WithContext(what);
-}
-
 }  // namespace
 
 // --- Setup ----------------------------------------------------------------------------------
 
 Status Materializer::Impl::Init() {
-  for (const auto& t : config_.topics) FLOE_RETURN_IF_ERROR(CheckSupported(t));
   if (config_.schema_registry) {
     registry::ClientOptions options;
     options.url = config_.schema_registry->url;

@@ -83,6 +83,26 @@ TEST(Config, MissingRequiredSectionsAreAllReported) {
   EXPECT_NE(e.find("topics: required list is missing"), std::string::npos) << e;
 }
 
+TEST(Config, CatalogServeNeedsOnlyWarehouseAndCatalog) {
+  // docs/rest-catalog.md's config for `floe catalog serve`: no kafka, no topics.
+  const std::string yaml = "warehouse: /var/lib/floe\ncatalog: {type: builtin}\n";
+  auto served = ParseConfig(yaml, "floe.yaml", ConfigUse::kCatalogServe);
+  ASSERT_TRUE(served.ok()) << served.status().message();
+  EXPECT_EQ(served->warehouse, "/var/lib/floe");
+  EXPECT_TRUE(served->topics.empty());
+  // What is there is still checked, and the warehouse is still required.
+  auto bad = ParseConfig("catalog: {type: builtin}\ntopics: [{nme: t}]\n", "floe.yaml", ConfigUse::kCatalogServe);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("warehouse: required value is missing"), std::string::npos);
+  EXPECT_NE(bad.status().message().find("topics[0].nme: unknown key"), std::string::npos) << bad.status().message();
+  EXPECT_EQ(bad.status().message().find("kafka"), std::string::npos) << bad.status().message();
+  // `floe run` needs both.
+  auto run = ParseConfig(yaml, "floe.yaml");
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.status().message().find("kafka: required section is missing"), std::string::npos);
+  EXPECT_NE(run.status().message().find("topics: required list is missing"), std::string::npos);
+}
+
 TEST(Config, BadChoiceListsTheAllowedValues) {
   const std::string e = Errors("kafka: {bootstrap_servers: x}\nwarehouse: w\ntopics:\n  - name: t\n    value: avor\n");
   EXPECT_NE(e.find("topics[0].value: 'avor' is not one of: auto, avro, protobuf, json_schema, json, string, bytes "
