@@ -19,6 +19,7 @@ latest.json into latest.md, under the date of the run that measured them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import json
 import os
@@ -32,10 +33,12 @@ sys.path.insert(0, str(ROOT))
 
 from bench.driver import figures, measure, peer, profile, report, services  # noqa: E402
 
-ALL = ["consume", "encode", "floe", "peer", "freshness", "scale", "micro"]
+ALL = ["consume", "encode", "floe", "s3", "peer", "freshness", "scale", "micro"]
 FORMATS = services.FORMATS
 # Issue 13: floe run's records per CPU-second of each format relative to Avro's.
 TARGETS = {"protobuf": 0.90, "json_schema": 0.60, "json": 0.60}
+# Issue 14: floe run's records/s with the warehouse on a local S3 server, relative to local disk.
+S3_TARGET = 0.80
 
 
 def env(name: str, default):
@@ -87,6 +90,8 @@ def key_of(figure: str, fmt: str) -> str:
 def main() -> int:
     o = parse_args()
     only = set(o.only.split(","))
+    if "s3" in only:
+        only.add("floe")  # the S3 figure's baseline: the local-disk run of the same repetition
     formats = [f.strip() for f in o.format.split(",") if f.strip()]
     unknown = [f for f in formats if f not in FORMATS]
     if unknown:
@@ -111,7 +116,10 @@ def main() -> int:
                           "producer": "librdkafka acks=1, linger.ms=20, batch.size 1MB, compression none"}}
     step(f"machine: {results['machine']}")
 
-    with services.KafkaBroker(work / "kafka") as kafka, services.SchemaRegistry() as registry:
+    with contextlib.ExitStack() as stack:
+        kafka = stack.enter_context(services.KafkaBroker(work / "kafka"))
+        registry = stack.enter_context(services.SchemaRegistry())
+        s3 = services.S3Target(stack.enter_context(services.S3ProxyServer(work / "s3proxy"))) if "s3" in only else None
         producer = services.Producer(bench_bin, kafka.bootstrap, registry.url, work)
         topic = "bench"
         payloads = {}  # format -> bytes on the wire for all records
@@ -132,7 +140,7 @@ def main() -> int:
         results["payload_bytes_per_record"] = payload / o.records
         results["produce"] = results["formats"]["avro"]["produce"]
 
-        runs = {"consume": []}
+        runs = {"consume": [], "floe_s3": []}
         failed = {}  # key -> {"error": ...}: not run again
         for fmt in measured_formats:
             runs[key_of("encode", fmt)] = []
@@ -165,6 +173,13 @@ def main() -> int:
                     runs[key].append(r)
                     print(f"    {figure:<11} {fmt:<12} {r['records_per_s']:,.0f} records/s, "
                           f"{r['records_per_cpu_s']:,.0f} records/CPU-s")
+            if s3:
+                r = figures.floe_batch(floe_bin, kafka.bootstrap, registry.url, [topic], o.records, payload,
+                                       work / f"floe-s3-{rep}", commit_interval=o.commit_interval, s3=s3)
+                runs["floe_s3"].append(r)
+                print(f"    floe on S3  avro         {r['records_per_s']:,.0f} records/s, "
+                      f"{r['records_per_cpu_s']:,.0f} records/CPU-s, {r['uploaded_mib_per_s']:.1f} MiB/s uploaded, "
+                      f"S3 server {r['server_cpu_s']:.1f} CPU-s")
         for key, rs in runs.items():
             if key in failed:
                 results["figures"][key] = failed[key]
@@ -173,6 +188,8 @@ def main() -> int:
                 results["figures"][key] = median_of(rs)
                 results["runs"][key] = rs
         results["format_ratios"] = format_ratios(runs, measured_formats)
+        if runs["floe_s3"]:
+            results["s3_ratios"] = per_repetition_ratios(runs["floe"], runs["floe_s3"])
 
         if "peer" in only:
             step("peer: Iceberg Kafka Connect sink in a Connect standalone worker")
@@ -242,6 +259,7 @@ def main() -> int:
 
     results["total_seconds"] = time.monotonic() - started
     results["targets"] = TARGETS
+    results["s3_target"] = S3_TARGET
     results["carried"] = report.carry_over(out / "latest.json", results)
     (out / "latest.json").write_text(json.dumps(results, indent=2, default=str))
     (out / "latest.md").write_text(report.markdown(results))
@@ -264,12 +282,21 @@ def format_ratios(runs: dict, formats: list[str]) -> dict:
             base, mine = runs.get(figure, []), runs.get(key_of(figure, fmt), [])
             if not base or not mine or len(base) != len(mine):
                 continue
-            for measure in ("records_per_s", "records_per_cpu_s"):
-                per_rep = [m[measure] / b[measure] for b, m in zip(base, mine) if b.get(measure) and m.get(measure)]
-                if per_rep:
-                    r[f"{figure}_{measure}"] = statistics.median(per_rep)
-                    r[f"{figure}_{measure}_runs"] = per_rep
+            r.update({f"{figure}_{k}": v for k, v in per_repetition_ratios(base, mine).items()})
         out[fmt] = r
+    return out
+
+
+def per_repetition_ratios(base: list[dict], mine: list[dict]) -> dict:
+    """mine / base within each repetition, then the median over repetitions (records/s and
+    records/CPU-s), with the per-repetition values."""
+    import statistics
+    out = {}
+    for measure in ("records_per_s", "records_per_cpu_s"):
+        per_rep = [m[measure] / b[measure] for b, m in zip(base, mine) if b.get(measure) and m.get(measure)]
+        if per_rep:
+            out[measure] = statistics.median(per_rep)
+            out[f"{measure}_runs"] = per_rep
     return out
 
 

@@ -50,16 +50,22 @@ def encode_only(bench_bin: pathlib.Path, records: int, partitions: int, workdir:
 
 def floe_batch(floe_bin: pathlib.Path, bootstrap: str, registry_url: str, topics: list[str], records: int,
                payload_bytes: int, workdir: pathlib.Path, *, commit_interval: str, wrapper: list[str] = (),
-               value: str = "avro") -> dict:
+               value: str = "avro", s3=None) -> dict:
     """`floe run --exit-when-caught-up` into a fresh warehouse (so it reads from the start),
-    then checks that the table's offsets cover every record. `value`: the topics' format."""
+    then checks that the table's offsets cover every record. `value`: the topics' format;
+    `s3`: an S3Target (services.py) to put the warehouse on, a fresh bucket: the result then
+    also has the bytes uploaded and the S3 server's own CPU seconds."""
     shutil.rmtree(workdir, ignore_errors=True)
     workdir.mkdir(parents=True)
+    if s3:
+        s3 = s3.fresh()
     config = floe_config.write(workdir, bootstrap, registry_url, topics, group_id=f"bench-{workdir.name}",
-                               commit_interval=commit_interval, value=value)
+                               commit_interval=commit_interval, value=value, s3=s3)
+    server_cpu = s3.server_cpu() if s3 else 0.0
     usage = measure.run([*wrapper, str(floe_bin), "run", "--config", str(config), "--exit-when-caught-up"],
                         log_path=workdir / "floe.log")
-    cat = floe_config.catalog(workdir)
+    server_cpu = s3.server_cpu() - server_cpu if s3 else 0.0
+    cat = floe_config.catalog(workdir, s3)
     committed = 0
     for t in topics:
         table = cat.load_table(floe_config.table_name(t))
@@ -67,6 +73,11 @@ def floe_batch(floe_bin: pathlib.Path, bootstrap: str, registry_url: str, topics
     if committed != records:
         raise RuntimeError(f"floe committed offsets for {committed} of {records} records ({workdir})")
     res = _rates(usage, records, payload_bytes)
+    if s3:
+        uploaded = s3.bytes_stored()
+        res.update(uploaded_mib=uploaded / 2**20, uploaded_mib_per_s=uploaded / 2**20 / usage.wall,
+                   server_cpu_s=server_cpu)
+        s3.drop()
     shutil.rmtree(workdir / "warehouse", ignore_errors=True)  # GBs at full size
     return res
 

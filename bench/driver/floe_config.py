@@ -8,27 +8,35 @@ import re
 
 
 def write(workdir: pathlib.Path, bootstrap: str, registry_url: str, topics: list[str], *,
-          group_id: str, commit_interval: str, value: str = "avro") -> pathlib.Path:
+          group_id: str, commit_interval: str, value: str = "avro", s3=None) -> pathlib.Path:
     """`value`: the topics' payload format (docs/configuration.md), as the bench formats are
-    named: avro, protobuf, json_schema, json (schemaless)."""
+    named: avro, protobuf, json_schema, json (schemaless). `s3`: an S3Target to put the
+    warehouse on (the catalog database stays a local file)."""
     warehouse = workdir / "warehouse"
     warehouse.mkdir(parents=True, exist_ok=True)
     config = {
         "kafka": {"bootstrap_servers": bootstrap, "group_id": group_id},
         "schema_registry": {"url": registry_url},
-        "warehouse": f"file://{warehouse}",
+        "warehouse": s3.warehouse if s3 else f"file://{warehouse}",
         "catalog": {"type": "builtin", "uri": f"sqlite://{warehouse}/catalog.db"},
         "defaults": {"commit_interval": commit_interval},
         "topics": [{"name": t, "value": value} for t in topics],
     }
+    if s3:
+        config["storage"] = s3.server.storage_config()
     path = workdir / "floe.yaml"
     path.write_text(json.dumps(config, indent=2))
     return path
 
 
-def catalog(workdir: pathlib.Path):
+def catalog(workdir: pathlib.Path, s3=None):
     from pyiceberg.catalog.sql import SqlCatalog
     warehouse = workdir / "warehouse"
+    if s3:
+        key = s3.server.key
+        return SqlCatalog("floe", uri=f"sqlite:///{warehouse}/catalog.db", warehouse=s3.warehouse,
+                          **{"s3.endpoint": s3.server.endpoint, "s3.region": "us-east-1",
+                             "s3.access-key-id": key[0], "s3.secret-access-key": key[1]})
     return SqlCatalog("floe", uri=f"sqlite:///{warehouse}/catalog.db", warehouse=f"file://{warehouse}")
 
 

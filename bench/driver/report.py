@@ -30,6 +30,7 @@ def _fmt(v, digits=1):
 ROWS = [  # (key, label)
     ("consume", "consume-only (librdkafka, discard)"),
     ("floe", "floe run --exit-when-caught-up"),
+    ("floe_s3", "floe run --exit-when-caught-up, Avro, warehouse on S3 (S3Proxy on loopback)"),
     ("encode", "encode-only (decode + zstd Parquet, from memory)"),
     ("peer", "peer: Iceberg Kafka Connect sink"),
     ("scale_consume", "scale: consume-only, {partitions} partitions"),
@@ -147,6 +148,39 @@ def formats_section(results: dict) -> str:
     return "\n".join(lines)
 
 
+def s3_section(results: dict) -> str:
+    """Issue 14: the warehouse on a local S3 server against local disk, in the same repetitions."""
+    ratios, figs = results.get("s3_ratios"), results["figures"]
+    local, s3 = figs.get("floe"), figs.get("floe_s3")
+    if not ratios or not local or not s3:
+        return ""
+    reps = results.get("config", {}).get("repeats")
+    lines = ["## Warehouse on S3 against local disk (issue 14)", "",
+             f"`floe run --exit-when-caught-up` on the Avro topic, once into a local warehouse and once into a "
+             f"fresh bucket of S3Proxy (org.gaul:s3proxy, Java, filesystem backend) on loopback, in every "
+             f"repetition; median of {reps}. ×local is the median of the per-repetition ratios. The S3 server "
+             f"runs on the same two cores: its CPU seconds are shown, not counted in Floe's.", "",
+             "| warehouse | records/s | ×local | records/CPU-s | ×local | MiB stored | MiB/s uploaded | "
+             "S3 server CPU s | peak RSS MiB |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+             f"| local disk | {_fmt(local['records_per_s'], 0)} | 1.00 | {_fmt(local['records_per_cpu_s'], 0)} | 1.00 | "
+             f"— | — | — | {_fmt(local['rss_mib'], 0)} |",
+             f"| S3 | {_fmt(s3['records_per_s'], 0)} | {_fmt(ratios.get('records_per_s'), 2)} | "
+             f"{_fmt(s3['records_per_cpu_s'], 0)} | {_fmt(ratios.get('records_per_cpu_s'), 2)} | "
+             f"{_fmt(s3['uploaded_mib'], 0)} | {_fmt(s3['uploaded_mib_per_s'])} | {_fmt(s3['server_cpu_s'])} | "
+             f"{_fmt(s3['rss_mib'], 0)} |"]
+    want = results.get("s3_target")
+    got = ratios.get("records_per_s")
+    if want and got is not None:
+        runs = ", ".join(_pct(x) for x in ratios.get("records_per_s_runs", []))
+        lines += ["", f"- Target: S3 ≥ {_pct(want)} of local disk's records/s: **{'PASS' if got >= want else 'FAIL'}** "
+                      f"— {_pct(got)} (repetitions: {runs})"]
+        extra = s3["rss_mib"] - local["rss_mib"]
+        lines.append(f"- Upload memory: peak RSS {_fmt(extra, 0)} MiB above the local-disk run's, within "
+                     f"buffer_memory (1024 MiB, the default): **{'PASS' if extra <= 1024 else 'FAIL'}**")
+    return "\n".join(lines)
+
+
 def micro_table(micro: list[dict]) -> str:
     if not micro:
         return ""
@@ -184,6 +218,8 @@ def markdown(results: dict) -> str:
     ]
     if formats_section(results):
         parts += [formats_section(results), ""]
+    if s3_section(results):
+        parts += [s3_section(results), ""]
     parts += [micro_table(results.get("micro", [])), ""]
     for block in results.get("carried") or []:
         parts += [f"## Carried over from the run of {block['date']} (Floe `{block.get('git', '?')}`)", "",
@@ -195,6 +231,8 @@ def markdown(results: dict) -> str:
             parts += [table(block), ""]
         if formats_section(block):
             parts += [formats_section(block), ""]
+        if s3_section(block):
+            parts += [s3_section(block), ""]
         if block.get("micro"):
             parts += [micro_table(block["micro"]), ""]
     return "\n".join(parts)
@@ -219,7 +257,7 @@ def carry_over(previous_json: pathlib.Path, results: dict) -> list[dict]:
     measured = set(results["figures"])
     blocks = list(prev.get("carried") or [])
     blocks.append({k: prev.get(k) for k in ("date", "git", "config", "payload_bytes_per_record", "figures", "micro",
-                                            "formats", "format_ratios", "targets")})
+                                            "formats", "format_ratios", "targets", "s3_ratios", "s3_target")})
     out = []
     for b in blocks:
         own = b.get("figures") or {}
@@ -228,6 +266,8 @@ def carry_over(previous_json: pathlib.Path, results: dict) -> list[dict]:
             figs = {k: v for k, v in figs.items() if ":" not in k}
         dependents = {k for k in figs if k not in ("consume", "scale_consume")}
         baselines = {_baseline_of(k) for k in dependents} - {None}
+        if "floe_s3" in dependents:  # its ratios are to the local-disk run beside it
+            baselines.add("floe")
         # A dependent keeps its own run's baseline, even when this run measured a new one.
         figs = {k: v for k, v in own.items() if k in dependents or k in baselines}
         micro = None if results.get("micro") else b.get("micro")
@@ -236,6 +276,8 @@ def carry_over(previous_json: pathlib.Path, results: dict) -> list[dict]:
         nb = dict(b, figures=figs, micro=micro)
         if not any(":" in k for k in figs):
             nb.pop("format_ratios", None)
+        if "floe_s3" not in figs:
+            nb.pop("s3_ratios", None)
         out.append(nb)
     return out
 

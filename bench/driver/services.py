@@ -4,6 +4,7 @@ producer (Python's serializer would take minutes for millions of records)."""
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -14,6 +15,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.integration.fixtures.kafka_broker import KafkaBroker  # noqa: E402,F401
 from tests.integration.fixtures.schema_registry import SchemaRegistry  # noqa: E402,F401
+from tests.integration.fixtures.s3proxy_server import S3ProxyServer  # noqa: E402,F401
 
 from . import measure  # noqa: E402
 
@@ -71,3 +73,33 @@ class Producer:
         out = json.loads(usage.stdout)
         out["wall"] = usage.wall
         return out
+
+
+class S3Target:
+    """The warehouse on the local S3 server (S3Proxy, the tests' fixture: Java, over a local
+    directory): a fresh bucket per run, the bytes Floe stored there, and the server's CPU seconds
+    (it runs on the same two cores as Floe)."""
+
+    def __init__(self, server, bucket: str | None = None):
+        self.server = server
+        self.bucket = bucket
+        self.warehouse = f"s3://{bucket}/wh" if bucket else None
+
+    def fresh(self) -> "S3Target":
+        return S3Target(self.server, self.server.create_bucket("bench"))
+
+    def bytes_stored(self) -> int:
+        total = 0
+        for page in self.server.client().get_paginator("list_objects_v2").paginate(Bucket=self.bucket):
+            total += sum(o.get("Size", 0) for o in page.get("Contents", []))  # S3Proxy lists directories without one
+        return total
+
+    def drop(self) -> None:
+        """The bucket's directory on the server's disk (GBs at full size)."""
+        import shutil
+        shutil.rmtree(self.server.workdir / "data" / self.bucket, ignore_errors=True)
+
+    def server_cpu(self) -> float:
+        ticks = os.sysconf("SC_CLK_TCK")
+        fields = pathlib.Path(f"/proc/{self.server.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
