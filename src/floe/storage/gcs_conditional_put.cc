@@ -37,10 +37,6 @@ Status GcsPutIfAbsent(const GcsStore& store, const std::string& bucket_object, c
   const std::string bucket = bucket_object.substr(0, slash);
   const std::string object = bucket_object.substr(slash + 1);
   const std::string what = "conditional upload gs://" + bucket_object;
-  if (store.config.credentials != GcsCredentialsKind::kAnonymous) {
-    return Status::Unsupported(what + ": needs storage.gcs.credentials anonymous for now (Floe's conditional "
-                                      "create cannot get the OAuth token Arrow uses)");
-  }
   std::string base = store.config.endpoint.empty() ? "https://storage.googleapis.com" : store.config.endpoint;
   while (!base.empty() && base.back() == '/') base.pop_back();
 
@@ -51,6 +47,10 @@ Status GcsPutIfAbsent(const GcsStore& store, const std::string& bucket_object, c
   put.url = base + "/upload/storage/v1/b/" + PercentEncode(bucket) +
             "/o?uploadType=media&ifGenerationMatch=0&name=" + PercentEncode(object);
   put.headers = {"Content-Type: application/octet-stream"};
+  if (store.tokens) {
+    FLOE_ASSIGN_OR_RETURN(auto token, store.tokens->Get());
+    put.headers.push_back("Authorization: Bearer " + token);
+  }
   FLOE_ASSIGN_OR_RETURN(auto answer, SendObjectPut(put, content, what));
   if (answer.code >= 200 && answer.code < 300) return Status::OK();
   return ObjectPutStatus("gcs", answer.code, "", ErrorMessage(answer.body), what, Hint(answer.code),

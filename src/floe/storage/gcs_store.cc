@@ -88,6 +88,9 @@ Result<std::shared_ptr<const GcsStore>> SharedGcsStore() {
   auto fs = arrow::fs::GcsFileSystem::Make(store->options);
   if (!fs.ok()) return FromArrow(fs.status()).WithContext("opening the GCS store (storage.gcs)");
   store->fs = *fs;
+  if (store->config.credentials != GcsCredentialsKind::kAnonymous) {
+    store->tokens = std::make_shared<TokenCache>(GcsTokenFetch(store->config));
+  }
   spdlog::info("GCS store: endpoint {}, credentials: {}",
                store->config.endpoint.empty() ? "Google" : store->config.endpoint, DescribeGcsCredentials(store->config));
   r.store = store;

@@ -8,6 +8,7 @@
 
 #include "floe/core/config.h"
 #include "floe/core/result.h"
+#include "floe/storage/oauth_token.h"
 
 namespace floe::storage {
 
@@ -19,7 +20,12 @@ struct GcsStore {
   GcsStorageConfig config;
   arrow::fs::GcsOptions options;
   std::shared_ptr<arrow::fs::GcsFileSystem> fs;
+  // Bearer tokens for the conditional upload (none with anonymous credentials).
+  std::shared_ptr<TokenCache> tokens;
 };
+
+// How GcsPutIfAbsent gets a token for the configured credentials (gcs_access_token.cc).
+TokenCache::Fetch GcsTokenFetch(const GcsStorageConfig& config);
 
 // Sets the settings the store is built from on first use (storage.gcs; none: Google's
 // default credentials).
@@ -31,9 +37,8 @@ Result<std::shared_ptr<const GcsStore>> SharedGcsStore();
 Result<arrow::fs::GcsOptions> MakeGcsOptions(const GcsStorageConfig& config);
 
 // Creates <bucket>/<object> (`bucket_object`) with `content` only if no object has that name:
-// a JSON API media upload with `ifGenerationMatch=0` (412 -> kConflict). Only without
-// credentials (credentials: anonymous) for now: Arrow keeps Google's OAuth tokens to itself,
-// so with the other kinds this is kUnsupported.
+// a JSON API media upload with `ifGenerationMatch=0` (412 -> kConflict), authorized with a
+// bearer token of the store's credentials (Arrow keeps its own tokens to itself).
 Status GcsPutIfAbsent(const GcsStore& store, const std::string& bucket_object, const std::string& content);
 
 // How the credentials are obtained, for reports and logs (never the secret itself).
