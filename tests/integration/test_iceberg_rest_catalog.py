@@ -70,12 +70,19 @@ def test_error_bodies_follow_the_spec(server):
     # NoSuchTableException even though the namespace is what is missing: Java clients only
     # fall back to metadata tables (t.files) on this type.
     assert r.json()["error"]["type"] == "NoSuchTableException"
-    assert "namespace nope does not exist" in r.json()["error"]["message"]
+    # Messages open with Iceberg's own wording (what Java clients and the compatibility kit match).
+    assert r.json()["error"]["message"].startswith("Table does not exist: nope.t (namespace nope does not exist)")
     r = requests.get(f"{server.url}/v1/namespaces/nope", timeout=10)
     assert r.status_code == 404 and r.json()["error"]["type"] == "NoSuchNamespaceException"
+    assert "Namespace does not exist: nope" in r.json()["error"]["message"]
     r = requests.post(f"{server.url}/v1/tables/rename", timeout=10,
                       json={"source": {"namespace": ["nope"], "name": "a"}, "destination": {"namespace": ["nope2"], "name": "b"}})
     assert r.status_code == 404 and r.json()["error"]["type"] == "NoSuchNamespaceException"
+    assert r.json()["error"]["message"].startswith("Namespace does not exist: nope2")
+    ns = f"dup{uuid.uuid4().hex[:6]}"
+    assert requests.post(f"{server.url}/v1/namespaces", json={"namespace": [ns]}, timeout=10).status_code == 200
+    r = requests.post(f"{server.url}/v1/namespaces", json={"namespace": [ns]}, timeout=10)
+    assert r.status_code == 409 and "Namespace already exists: " + ns in r.json()["error"]["message"]
     r = requests.post(f"{server.url}/v1/namespaces", data="{not json", timeout=10)
     assert r.status_code == 400 and r.json()["error"]["type"] == "BadRequestException"
     r = requests.post(f"{server.url}/v1/namespaces", json={"namespace": [".."]}, timeout=10)

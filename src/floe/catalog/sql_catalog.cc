@@ -156,11 +156,9 @@ class SqlCatalog final : public Catalog {
     Txn txn(*conn_);
     FLOE_RETURN_IF_ERROR(txn.Begin(TxnKind::kSerializedWrite, ddl_lock_key_));
     FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExists(name));
-    if (exists) return Status::AlreadyExists("namespace " + Quoted(name) + " already exists" + InCatalog());
+    if (exists) return NamespaceExistsError(name);
     auto inserted = Exec(kInsertProperty, {catalog_, name, "exists", "true"});
-    if (inserted.status().code() == StatusCode::kAlreadyExists) {
-      return Status::AlreadyExists("namespace " + Quoted(name) + " already exists" + InCatalog());
-    }
+    if (inserted.status().code() == StatusCode::kAlreadyExists) return NamespaceExistsError(name);
     FLOE_RETURN_IF_ERROR(inserted.status());
     for (const auto& [key, value] : properties) {
       FLOE_RETURN_IF_ERROR(Exec(kInsertProperty, {catalog_, name, key, value}).status());
@@ -465,21 +463,29 @@ class SqlCatalog final : public Catalog {
                                           {catalog_, NamespaceToString(id.ns), id.name}));
     if (rows.rows.empty()) return Status::OK();
     if (rows.rows[0][0] && *rows.rows[0][0] != "TABLE") {
-      return Status::AlreadyExists("a " + *rows.rows[0][0] + " named " + Quoted(TableIdentifierToString(id)) +
-                                   " already exists" + InCatalog());
+      // Iceberg's wording for a view (or other object) holding the name ("View with same name …").
+      std::string kind = *rows.rows[0][0];
+      for (std::size_t i = 1; i < kind.size(); ++i) kind[i] = static_cast<char>(std::tolower(kind[i]));
+      return Status::AlreadyExists(kind + " with same name already exists: " + TableIdentifierToString(id) +
+                                   InCatalog());
     }
     return TableExists(id);
   }
 
-  std::string InCatalog() const { return " in catalog " + Quoted(catalog_) + " (" + conn_->description() + ")"; }
+  // Messages start as Iceberg's own catalogs word them ("Table does not exist: ns.t"), which
+  // engines and Iceberg's compatibility kit match; Floe's context follows.
+  std::string InCatalog() const { return " (in catalog " + Quoted(catalog_) + ", " + conn_->description() + ")"; }
   Status NamespaceNotFound(const std::string& name) const {
-    return Status::NotFound("namespace " + Quoted(name) + " does not exist" + InCatalog());
+    return Status::NotFound("Namespace does not exist: " + name + InCatalog());
+  }
+  Status NamespaceExistsError(const std::string& name) const {
+    return Status::AlreadyExists("Namespace already exists: " + name + InCatalog());
   }
   Status TableNotFound(const TableIdentifier& id) const {
-    return Status::NotFound("table " + Quoted(TableIdentifierToString(id)) + " does not exist" + InCatalog());
+    return Status::NotFound("Table does not exist: " + TableIdentifierToString(id) + InCatalog());
   }
   Status TableExists(const TableIdentifier& id) const {
-    return Status::AlreadyExists("table " + Quoted(TableIdentifierToString(id)) + " already exists" + InCatalog());
+    return Status::AlreadyExists("Table already exists: " + TableIdentifierToString(id) + InCatalog());
   }
 
   std::mutex mu_;  // one connection, used by one call at a time

@@ -307,7 +307,7 @@ class Routes {
     if (st.code() != StatusCode::kNotFound) return ErrorFromStatus(st);
     if (!catalog_.pointers().LoadNamespaceProperties(id.ns).ok()) {
       return ErrorResponse(404, "NoSuchTableException",
-                           "table does not exist: " + Join(id.ns) + "." + id.name + " (namespace " + Join(id.ns) +
+                           "Table does not exist: " + Join(id.ns) + "." + id.name + " (namespace " + Join(id.ns) +
                                " does not exist)");
     }
     return ErrorFromStatus(st, "NoSuchTableException");
@@ -378,7 +378,7 @@ class Routes {
     auto to = IdentifierFromJson(body->value("destination", json()));
     if (!to.ok()) return ErrorFromStatus(to.status().WithContext("destination"));
     if (!catalog_.pointers().LoadNamespaceProperties(to->ns).ok()) {
-      return ErrorResponse(404, "NoSuchNamespaceException", "namespace does not exist: " + Join(to->ns));
+      return ErrorResponse(404, "NoSuchNamespaceException", "Namespace does not exist: " + Join(to->ns));
     }
     if (auto st = catalog_.pointers().RenameTable(*from, *to); !st.ok()) {
       return ErrorFromStatus(st, "NoSuchTableException", "AlreadyExistsException");
