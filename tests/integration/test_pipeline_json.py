@@ -83,7 +83,13 @@ def test_inferred_columns_widen_and_survive_a_restart(kafka, floe_bin, tmp_path)
         row = rows[position]
         assert row["id"] == want["id"] and row["user"] == want["user"]
         assert row["score"] == want.get("score") and row["ok"] == want.get("ok")
-        assert row["tags"] == want.get("tags")
+        if want["id"] == 0 and row["tags"] is None:
+            # Record 0 (`tags: []`) may be decoded before any record gave `tags` an element type,
+            # when no column exists yet: it then reads null (docs/types.md, "Schemaless JSON").
+            # Which partition decodes first decides it; every later [] is kept.
+            pass
+        else:
+            assert row["tags"] == want.get("tags")
         assert row["nothing"] == want.get("nothing") and row["region"] == want.get("region")
         device = want.get("device")
         if device is None:
