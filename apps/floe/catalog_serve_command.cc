@@ -28,7 +28,9 @@ int CatalogServe(const CatalogServeOptions& options) {
     return 1;
   }
   if (config->catalog.type != CatalogType::kBuiltin) {
-    std::cerr << "floe catalog serve: catalog.type is 'rest'; only the built-in catalog can be served\n";
+    std::cerr << "floe catalog serve: only the built-in catalog (catalog.type: builtin) can be served; this config's "
+                 "catalog is "
+              << (config->catalog.type == CatalogType::kRest ? "rest" : "glue") << "\n";
     return 1;
   }
   auto uri = DefaultCatalogUri(*config);

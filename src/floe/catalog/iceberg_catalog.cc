@@ -7,6 +7,7 @@
 
 #include <set>
 
+#include "floe/catalog/glue_catalog.h"
 #include "floe/catalog/rest_catalog_client.h"
 #include "floe/catalog/sql_catalog.h"
 #include "floe/core/arrow_interop.h"
@@ -58,8 +59,13 @@ IcebergCatalog::IcebergCatalog(std::unique_ptr<Catalog> pointers, std::string wa
 Result<std::unique_ptr<IcebergCatalog>> IcebergCatalog::Open(const std::string& catalog_uri,
                                                              const std::string& warehouse,
                                                              const std::string& catalog_name) {
-  FLOE_ASSIGN_OR_RETURN(auto io, storage::FileIO::Open(warehouse));  // creates a local warehouse dir
   FLOE_ASSIGN_OR_RETURN(auto pointers, OpenSqlCatalog(catalog_uri, catalog_name));
+  return Over(std::move(pointers), warehouse);
+}
+
+Result<std::unique_ptr<IcebergCatalog>> IcebergCatalog::Over(std::unique_ptr<Catalog> pointers,
+                                                             const std::string& warehouse) {
+  FLOE_ASSIGN_OR_RETURN(auto io, storage::FileIO::Open(warehouse));  // creates a local warehouse dir
   return std::unique_ptr<IcebergCatalog>(new IcebergCatalog(std::move(pointers), TrimSlash(io.Uri(""))));
 }
 
@@ -212,6 +218,11 @@ Result<std::unique_ptr<TableCatalog>> OpenTableCatalog(const FloeConfig& config)
     options.warehouse = config.warehouse;
     FLOE_ASSIGN_OR_RETURN(auto client, RestCatalogClient::Open(std::move(options)));
     return std::unique_ptr<TableCatalog>(std::move(client));
+  }
+  if (config.catalog.type == CatalogType::kGlue) {
+    FLOE_ASSIGN_OR_RETURN(auto glue, OpenGlueCatalog(config.catalog.glue));
+    FLOE_ASSIGN_OR_RETURN(auto catalog, IcebergCatalog::Over(std::move(glue), config.warehouse));
+    return std::unique_ptr<TableCatalog>(std::move(catalog));
   }
   FLOE_ASSIGN_OR_RETURN(auto uri, DefaultCatalogUri(config));
   FLOE_ASSIGN_OR_RETURN(auto catalog, IcebergCatalog::Open(uri, config.warehouse));

@@ -76,12 +76,15 @@ class TableCatalog {
   virtual Result<LoadedTable> RegisterTable(const TableIdentifier& id, const std::string& metadata_location) = 0;
 };
 
-// The SQL-backed TableCatalog (catalog.type: builtin).
+// The TableCatalog whose metadata files Floe writes itself, over a pointer store: the SQL
+// catalog (catalog.type: builtin) or AWS Glue (catalog.type: glue, glue_catalog.h).
 class IcebergCatalog final : public TableCatalog {
  public:
   // catalog_uri: sqlite:///… or postgresql://…; warehouse: a path or URI for new tables.
   static Result<std::unique_ptr<IcebergCatalog>> Open(const std::string& catalog_uri, const std::string& warehouse,
                                                       const std::string& catalog_name = "floe");
+  // Over a given pointer store (Glue's).
+  static Result<std::unique_ptr<IcebergCatalog>> Over(std::unique_ptr<Catalog> pointers, const std::string& warehouse);
 
   Catalog& pointers() { return *pointers_; }
   const std::string& warehouse_uri() const { return warehouse_uri_; }
@@ -136,7 +139,8 @@ std::string DefaultTableLocation(std::string warehouse, const TableIdentifier& i
 // --- Opening the configured catalog ------------------------------------------------------------
 // catalog.type builtin: an IcebergCatalog over DefaultCatalogUri(config) and `warehouse`;
 // rest: a RestCatalogClient (rest_catalog_client.h) at catalog.uri with catalog.token as the bearer
-// token and `warehouse` (when set) as the /v1/config warehouse parameter.
+// token and `warehouse` (when set) as the /v1/config warehouse parameter; glue: an
+// IcebergCatalog over the Glue pointer store (glue_catalog.h) and `warehouse`.
 Result<std::unique_ptr<TableCatalog>> OpenTableCatalog(const FloeConfig& config);
 
 }  // namespace floe::catalog

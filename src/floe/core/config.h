@@ -18,7 +18,7 @@ enum class PayloadFormat { kAvro, kProtobuf, kJsonSchema, kJson, kString, kBytes
 enum class ErrorMode { kSuspend, kSkip, kDlq };
 enum class SystemColumns { kNested, kTableflow };
 enum class TableFormat { kIceberg, kDelta };
-enum class CatalogType { kBuiltin, kRest };
+enum class CatalogType { kBuiltin, kRest, kGlue };
 
 std::string_view PayloadFormatName(PayloadFormat f);
 // True for the formats whose records carry a Schema Registry id (Confluent wire format).
@@ -37,8 +37,26 @@ struct SchemaRegistryConfig {
   std::string bearer_token;
 };
 
+// How AWS credentials are found: storage.s3 and catalog.type glue share the fields and the chain.
+enum class S3CredentialsKind { kDefault, kStatic };
+
+// catalog.type glue (docs/catalog.md, "AWS Glue"): tables registered in the AWS Glue Data
+// Catalog. Secret fields hold resolved values; nothing may print them.
+struct GlueCatalogConfig {
+  std::string region;      // empty: the AWS chain (AWS_REGION, profile)
+  std::string catalog_id;  // empty: the caller's account; else sent as CatalogId
+  std::string endpoint;    // http(s)://host:port (tests: moto); empty: https://glue.<region>.amazonaws.com
+  S3CredentialsKind credentials = S3CredentialsKind::kDefault;
+  std::string access_key_id;      // static only
+  std::string secret_access_key;  // static only
+  std::string session_token;      // static only, optional
+  std::string role_arn;           // assumed through STS on top of the default chain
+  std::string external_id;
+};
+
 struct CatalogConfig {
   CatalogType type = CatalogType::kBuiltin;
+  GlueCatalogConfig glue;  // type glue only
   std::string uri;     // sqlite:///…, postgresql://…, or the REST base URI
   std::string listen;  // host:port to serve the Iceberg REST catalog from `floe run`; empty = off
   std::string token;   // bearer token for the REST catalog (client or server)
@@ -53,7 +71,6 @@ struct AdminConfig {
 
 // storage.s3 (docs/storage.md). Secret fields hold the resolved values of their
 // ${env:…}/${file:…} references; nothing may print them.
-enum class S3CredentialsKind { kDefault, kStatic };
 // When the AWS SDK adds its flexible checksums (CRC trailers on uploads). Many S3-compatible
 // stores reject those trailers, so with an endpoint Floe asks only where an API requires them.
 enum class S3RequestChecksums { kAuto, kWhenSupported, kWhenRequired };

@@ -27,7 +27,7 @@ Result<ObjectPutAnswer> SendObjectPut(const ObjectPut& put, const std::string& c
   CURL* h = curl.get();
   ObjectPutAnswer answer;
   char error[CURL_ERROR_SIZE] = {0};
-  const std::string user_agent = "floe-" + put.store + "-conditional-put";
+  const std::string user_agent = put.user_agent.empty() ? "floe-" + put.store + "-conditional-put" : put.user_agent;
   curl_easy_setopt(h, CURLOPT_URL, put.url.c_str());
   curl_easy_setopt(h, CURLOPT_ERRORBUFFER, error);
   curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, put.method.c_str());

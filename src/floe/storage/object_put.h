@@ -2,6 +2,7 @@
 // The one request per store that arrow::fs cannot make — a create that fails when the object
 // exists (S3 and Azure `If-None-Match: *`, GCS `ifGenerationMatch=0`) — sent with libcurl.
 // Each store builds its URL, headers and authorization; this sends it and reads the answer.
+// The Glue catalog (catalog/glue_client.cc) sends its SigV4-signed JSON API POSTs through it too.
 #include <string>
 #include <vector>
 
@@ -10,7 +11,7 @@
 namespace floe::storage {
 
 struct ObjectPut {
-  std::string store;   // "s3", "azure", "gcs": for retry metrics and the user agent
+  std::string store;   // "s3", "azure", "gcs", "glue": for retry metrics and the user agent
   std::string method;  // PUT or POST
   std::string url;
   std::vector<std::string> headers;  // "Name: value"
@@ -18,6 +19,7 @@ struct ObjectPut {
   std::string aws_sigv4;
   std::string user;
   std::string password;
+  std::string user_agent;  // empty: floe-<store>-conditional-put
 };
 
 struct ObjectPutAnswer {

@@ -36,6 +36,9 @@ void FinalizeAtExit() {
   if (r.initialized) (void)arrow::fs::EnsureS3Finalized();
 }
 
+// FinalizeAtExit is registered once, after Arrow built its first S3 client (SharedS3Store).
+std::once_flag g_finalizer_registered;
+
 Status InitializeOnce(Registry& r) {
   if (r.initialized) return Status::OK();
   auto options = arrow::fs::S3GlobalOptions::Defaults();
@@ -127,14 +130,26 @@ Result<std::shared_ptr<const S3Store>> SharedS3Store() {
   // Registered only now, after Arrow built its first S3 client: exit handlers run in reverse
   // order, and Arrow's client finalizer (a static created with that first client) must still
   // exist when FinalizeS3 runs, or it is destroyed twice.
-  static std::once_flag registered;
-  std::call_once(registered, [] { std::atexit(FinalizeAtExit); });
+  std::call_once(g_finalizer_registered, [] { std::atexit(FinalizeAtExit); });
   spdlog::info("S3 store: region {}, endpoint {}, {} addressing, credentials: {}, upload checksums {}",
                store->fs->region(), store->config.endpoint.empty() ? "AWS" : store->config.endpoint,
                store->config.path_style ? "path-style" : "virtual-hosted", DescribeCredentials(store->config),
                DescribeChecksums());
   r.s3 = store;
   return r.s3;
+}
+
+Result<std::pair<arrow::fs::S3Options, std::string>> AwsOptionsAndRegion(const S3StorageConfig& config) {
+  Registry& r = TheRegistry();
+  std::lock_guard lock(r.mutex);
+  FLOE_RETURN_IF_ERROR(InitializeOnce(r));
+  FLOE_ASSIGN_OR_RETURN(auto options, MakeS3Options(config));
+  // A client only to learn the region the SDK resolves (AWS_REGION, profile, IMDS) when none is
+  // configured; building it sends no request.
+  auto fs = arrow::fs::S3FileSystem::Make(options);
+  if (!fs.ok()) return FromArrow(fs.status()).WithContext("AWS client settings");
+  std::call_once(g_finalizer_registered, [] { std::atexit(FinalizeAtExit); });  // as in SharedS3Store
+  return std::make_pair(std::move(options), (*fs)->region());
 }
 
 Result<std::map<std::string, std::string>> S3ClientReadProperties() {

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "floe/core/config.h"
 #include "floe/core/result.h"
@@ -27,6 +28,11 @@ Result<std::shared_ptr<const S3Store>> SharedS3Store();
 // Arrow's options for the settings: endpoint, addressing style, region, credentials
 // (default chain, static keys, assume-role on top of either).
 Result<arrow::fs::S3Options> MakeS3Options(const S3StorageConfig& config);
+
+// For AWS requests Floe signs itself beside the store (the Glue catalog, aws_credentials.h):
+// Arrow's S3 support initialised as for the store (once, finalised at exit), the options for
+// `config`'s region and credentials, and the region the AWS SDK resolved for them.
+Result<std::pair<arrow::fs::S3Options, std::string>> AwsOptionsAndRegion(const S3StorageConfig& config);
 
 // Creates s3://<bucket_key> with `content` only if no object has that key: PUT with
 // `If-None-Match: *`, signed with SigV4 by libcurl using the store's current credentials.
