@@ -107,7 +107,7 @@ Result<LoadedTable> IcebergCatalog::CreateTable(const NewTable& table, bool stag
   // The namespace must exist (and the table must not) before anything is written.
   FLOE_RETURN_IF_ERROR(pointers_->LoadNamespaceProperties(table.id.ns).status());
   if (pointers_->LoadTable(table.id).ok()) {
-    return Status::AlreadyExists("table already exists: " + table.id.name);
+    return Status::AlreadyExists("Table already exists: " + TableIdentifierToString(table.id));
   }
   schema::Schema fresh = schema::AssignFreshIds(table.schema);
   std::map<int, std::string> old_names;
