@@ -475,8 +475,9 @@ class SqlCatalog final : public Catalog {
   // Messages start as Iceberg's own catalogs word them ("Table does not exist: ns.t"), which
   // engines and Iceberg's compatibility kit match; Floe's context follows.
   std::string InCatalog() const { return " (in catalog " + Quoted(catalog_) + ", " + conn_->description() + ")"; }
+  // Exactly Iceberg's message: clients (and the compatibility kit) compare it whole.
   Status NamespaceNotFound(const std::string& name) const {
-    return Status::NotFound("Namespace does not exist: " + name + InCatalog());
+    return Status::NotFound("Namespace does not exist: " + name);
   }
   Status NamespaceExistsError(const std::string& name) const {
     return Status::AlreadyExists("Namespace already exists: " + name + InCatalog());

@@ -16,8 +16,10 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return true;
 }
 
+// Worded as Iceberg's own UpdateRequirement ("Requirement failed: current schema changed: expected
+// id 0 != 1"), which Java clients and Iceberg's compatibility kit match; the REST type follows.
 Status Failed(std::string_view type, const std::string& message) {
-  return Status::Conflict("requirement failed: " + std::string(type) + ": " + message);
+  return Status::Conflict("Requirement failed: " + message + " (" + std::string(type) + ")");
 }
 
 // Each Mismatch says what differs (the part of the message after the requirement type), or
@@ -26,8 +28,7 @@ using Mismatch = std::optional<std::string>;
 
 Mismatch ExpectInt(std::string_view what, std::int64_t expected, std::int64_t actual) {
   if (expected == actual) return std::nullopt;
-  return std::string(what) + " has changed: expected " + std::to_string(expected) + ", found " +
-         std::to_string(actual);
+  return std::string(what) + " changed: expected id " + std::to_string(expected) + " != " + std::to_string(actual);
 }
 
 Mismatch Check(const TableMetadata& m, const AssertCreate&) {
@@ -35,7 +36,7 @@ Mismatch Check(const TableMetadata& m, const AssertCreate&) {
 }
 Mismatch Check(const TableMetadata& m, const AssertTableUuid& r) {
   if (EqualsIgnoreCase(r.uuid, m.table_uuid)) return std::nullopt;
-  return "table uuid does not match: expected " + r.uuid + ", found " + m.table_uuid;
+  return "UUID does not match: expected " + r.uuid + " != " + m.table_uuid;
 }
 Mismatch Check(const TableMetadata& m, const AssertRefSnapshotId& r) {
   const SnapshotRef* ref = m.Ref(r.ref);
@@ -43,17 +44,16 @@ Mismatch Check(const TableMetadata& m, const AssertRefSnapshotId& r) {
   std::string kind = ref ? std::string(SnapshotRefTypeName(ref->type)) : std::string("branch");
   if (actual) {
     if (!r.snapshot_id) {
-      return kind + " " + r.ref + " was created concurrently: expected none, found snapshot " + std::to_string(*actual);
+      return kind + " " + r.ref + " was created concurrently (snapshot " + std::to_string(*actual) + ")";
     }
     if (*r.snapshot_id != *actual) {
-      return kind + " " + r.ref + " has changed: expected snapshot " + std::to_string(*r.snapshot_id) + ", found " +
+      return kind + " " + r.ref + " has changed: expected id " + std::to_string(*r.snapshot_id) + " != " +
              std::to_string(*actual);
     }
     return std::nullopt;
   }
   if (r.snapshot_id) {
-    return "branch or tag " + r.ref + " is missing: expected snapshot " + std::to_string(*r.snapshot_id) +
-           ", found none";
+    return "branch or tag " + r.ref + " is missing, expected " + std::to_string(*r.snapshot_id);
   }
   return std::nullopt;
 }
@@ -61,16 +61,16 @@ Mismatch Check(const TableMetadata& m, const AssertLastAssignedFieldId& r) {
   return ExpectInt("last assigned field id", r.last_assigned_field_id, m.last_column_id);
 }
 Mismatch Check(const TableMetadata& m, const AssertCurrentSchemaId& r) {
-  return ExpectInt("current schema id", r.current_schema_id, m.current_schema_id);
+  return ExpectInt("current schema", r.current_schema_id, m.current_schema_id);
 }
 Mismatch Check(const TableMetadata& m, const AssertLastAssignedPartitionId& r) {
   return ExpectInt("last assigned partition id", r.last_assigned_partition_id, m.last_partition_id);
 }
 Mismatch Check(const TableMetadata& m, const AssertDefaultSpecId& r) {
-  return ExpectInt("default spec id", r.default_spec_id, m.default_spec_id);
+  return ExpectInt("default partition spec", r.default_spec_id, m.default_spec_id);
 }
 Mismatch Check(const TableMetadata& m, const AssertDefaultSortOrderId& r) {
-  return ExpectInt("default sort order id", r.default_sort_order_id, m.default_sort_order_id);
+  return ExpectInt("default sort order", r.default_sort_order_id, m.default_sort_order_id);
 }
 
 }  // namespace

@@ -106,17 +106,19 @@ TEST(IcebergTableRequirement, AllPassOnMatchingMetadata) {
 TEST(IcebergTableRequirement, FailuresAreConflictsNamingTheActualValue) {
   TableMetadata m = Final();
   const std::string current = std::to_string(*m.current_snapshot_id);
-  ExpectConflict(&m, AssertCreate{}, "table already exists");
-  ExpectConflict(&m, AssertTableUuid{"00000000-0000-4000-8000-000000000000"}, "found " + m.table_uuid);
-  ExpectConflict(&m, AssertRefSnapshotId{"main", 42}, "branch main has changed: expected snapshot 42, found " + current);
+  ExpectConflict(&m, AssertCreate{}, "Requirement failed: table already exists");
+  ExpectConflict(&m, AssertTableUuid{"00000000-0000-4000-8000-000000000000"},
+                 "Requirement failed: UUID does not match: expected 00000000-0000-4000-8000-000000000000 != " +
+                     m.table_uuid);
+  ExpectConflict(&m, AssertRefSnapshotId{"main", 42}, "branch main has changed: expected id 42 != " + current);
   ExpectConflict(&m, AssertRefSnapshotId{"first", 42}, "tag first has changed");
   ExpectConflict(&m, AssertRefSnapshotId{"main", std::nullopt}, "branch main was created concurrently");
-  ExpectConflict(&m, AssertRefSnapshotId{"gone", 42}, "branch or tag gone is missing: expected snapshot 42");
-  ExpectConflict(&m, AssertLastAssignedFieldId{12}, "expected 12, found 13");
-  ExpectConflict(&m, AssertCurrentSchemaId{0}, "current schema id has changed: expected 0, found 1");
-  ExpectConflict(&m, AssertLastAssignedPartitionId{1000}, "expected 1000, found 1002");
-  ExpectConflict(&m, AssertDefaultSpecId{0}, "expected 0, found 1");
-  ExpectConflict(&m, AssertDefaultSortOrderId{0}, "expected 0, found 1");
+  ExpectConflict(&m, AssertRefSnapshotId{"gone", 42}, "branch or tag gone is missing, expected 42");
+  ExpectConflict(&m, AssertLastAssignedFieldId{12}, "Requirement failed: last assigned field id changed: expected id 12 != 13");
+  ExpectConflict(&m, AssertCurrentSchemaId{0}, "current schema changed: expected id 0 != 1");
+  ExpectConflict(&m, AssertLastAssignedPartitionId{1000}, "last assigned partition id changed: expected id 1000 != 1002");
+  ExpectConflict(&m, AssertDefaultSpecId{0}, "default partition spec changed: expected id 0 != 1");
+  ExpectConflict(&m, AssertDefaultSortOrderId{0}, "default sort order changed: expected id 0 != 1");
   // The first failing requirement is reported.
   Status st = CheckRequirements(&m, {AssertCurrentSchemaId{1}, AssertDefaultSpecId{5}, AssertCurrentSchemaId{9}});
   EXPECT_NE(st.message().find("assert-default-spec-id"), std::string::npos) << st.message();
@@ -126,7 +128,7 @@ TEST(IcebergTableRequirement, FailuresAreConflictsNamingTheActualValue) {
 TEST(IcebergTableRequirement, RefSnapshotIdNullOnTableWithoutSnapshots) {
   TableMetadata fresh = Fresh();
   EXPECT_TRUE(CheckRequirements(&fresh, {AssertRefSnapshotId{"main", std::nullopt}}).ok());
-  ExpectConflict(&fresh, AssertRefSnapshotId{"main", 1}, "is missing: expected snapshot 1, found none");
+  ExpectConflict(&fresh, AssertRefSnapshotId{"main", 1}, "is missing, expected 1");
 }
 
 TEST(IcebergTableRequirement, UuidComparisonIgnoresCase) {
