@@ -60,8 +60,8 @@ def test_two_processes_in_one_group_one_killed_and_restarted(kafka, schema_regis
             time.sleep(0.5)
         assert a.committed_offsets("kafka.pair") == want, a.log_tail() + b.log_tail()
     finally:
-        assert b.stop() == 0
-        assert a.stop() == 0
+        assert b.stop() == 0, b.log_tail()
+        assert a.stop() == 0, a.log_tail()
     assert_exactly_once(a, "kafka.pair", producing.sent)
     # Both processes did commit: the group really shared the partitions.
     assert "committed" in a.log_path.read_text() and "committed" in b.log_path.read_text()

@@ -1,0 +1,102 @@
+// The `catalog` section of the config (docs/catalog.md).
+#include <regex>
+
+#include "floe/core/config_reader_internal.h"
+
+namespace floe::config_internal {
+namespace {
+
+const std::vector<std::pair<std::string, CatalogType>> kCatalogTypes = {
+    {"builtin", CatalogType::kBuiltin}, {"rest", CatalogType::kRest}, {"glue", CatalogType::kGlue}};
+
+// catalog.type glue: region, catalog_id, endpoint and the credentials of storage.s3 (same rules).
+const std::vector<std::string> kGlueKeys = {"region",        "catalog_id",        "endpoint",
+                                            "credentials",   "access_key_id",     "secret_access_key",
+                                            "session_token", "role_arn",          "external_id"};
+
+void ReadGlueCatalog(ConfigReader& r, const YAML::Node& node, bool glue, GlueCatalogConfig& g) {
+  const std::string path = "catalog";
+  if (!glue) {
+    for (const auto& key : kGlueKeys) {
+      if (node[key]) r.Error(node[key], path + "." + key, "only with type: glue");
+    }
+    return;
+  }
+  for (const char* key : {"uri", "listen"}) {
+    if (node[key]) r.Error(node[key], path + "." + key, "not used with type: glue (Glue is the catalog)");
+  }
+  ReadSecret(r, node, path, "region", g.region);
+  r.Assign(node, path, "catalog_id", g.catalog_id);
+  ReadEndpoint(r, node, path, g.endpoint);
+  if (auto v = r.Choice(node, path, "credentials", kS3Credentials)) g.credentials = *v;
+  const bool is_static = g.credentials == S3CredentialsKind::kStatic;
+  ReadSecret(r, node, path, "access_key_id", g.access_key_id, /*required=*/is_static);
+  ReadSecret(r, node, path, "secret_access_key", g.secret_access_key, /*required=*/is_static);
+  ReadSecret(r, node, path, "session_token", g.session_token);
+  if (!is_static) {
+    for (const char* key : {"access_key_id", "secret_access_key", "session_token"}) {
+      if (node[key]) r.Error(node[key], path + "." + key, "only with credentials: static");
+    }
+  }
+  ReadSecret(r, node, path, "role_arn", g.role_arn);
+  ReadSecret(r, node, path, "external_id", g.external_id);
+  if (!g.role_arn.empty() && is_static) {
+    r.Error(node["role_arn"], path + ".role_arn", "assumes the role with the default credential chain, as storage.s3 does");
+  }
+  if (!g.external_id.empty() && g.role_arn.empty()) {
+    r.Error(node["external_id"], path + ".external_id", "only with role_arn (it is sent when assuming the role)");
+  }
+}
+
+// Glue's names (docs/catalog.md, "AWS Glue"): one namespace level, [a-z0-9_] only. Checked
+// here so that `floe validate` and the start refuse them, not the first commit.
+void CheckGlueTableNames(ConfigReader& r, const YAML::Node& root, const FloeConfig& c) {
+  static const std::regex kGlueName("[a-z0-9_]{1,252}");    // databases
+  static const std::regex kGlueTable("[a-z0-9_]{1,255}");
+  const std::string rule = "with catalog.type glue, names are one database and one table of lower-case letters, "
+                           "digits and underscores (docs/catalog.md, \"AWS Glue\")";
+  if (!std::regex_match(c.defaults.namespace_name, kGlueName)) {
+    r.Error(root["defaults"] ? root["defaults"] : root, "defaults.namespace",
+            "'" + c.defaults.namespace_name + "': " + rule);
+  }
+  for (std::size_t i = 0; i < c.topics.size(); ++i) {
+    const std::string& table = c.topics[i].table;
+    const auto dot = table.find('.');
+    if (table.empty() || (dot != std::string::npos && std::regex_match(table.substr(0, dot), kGlueName) &&
+                          std::regex_match(table.substr(dot + 1), kGlueTable))) {
+      continue;
+    }
+    r.Error(root["topics"][i], "topics[" + std::to_string(i) + "].table", "'" + table + "': " + rule);
+  }
+}
+
+}  // namespace
+
+void ReadCatalog(ConfigReader& r, const YAML::Node& cat, const StorageConfig& storage, CatalogConfig& c) {
+  if (!cat.IsDefined() || cat.IsNull()) return;
+  if (!r.ExpectMap(cat, "catalog", [] {
+        std::vector<std::string> keys = {"type", "uri", "listen", "token", "vend_credentials"};
+        keys.insert(keys.end(), kGlueKeys.begin(), kGlueKeys.end());
+        return keys;
+      }()))
+    return;
+  if (auto v = r.Choice(cat, "catalog", "type", kCatalogTypes)) c.type = *v;
+  ReadGlueCatalog(r, cat, c.type == CatalogType::kGlue, c.glue);
+  r.Assign(cat, "catalog", "uri", c.uri, /*required=*/c.type == CatalogType::kRest);
+  r.Assign(cat, "catalog", "listen", c.listen);
+  ReadSecret(r, cat, "catalog", "token", c.token);
+  if (auto v = r.Choice(cat, "catalog", "vend_credentials", kBooleans)) c.vend_credentials = *v;
+  if (c.vend_credentials && (!storage.s3 || storage.s3->role_arn.empty())) {
+    r.Error(cat["vend_credentials"], "catalog.vend_credentials",
+            "needs storage.s3.role_arn: vended credentials are read-only sessions of that role (docs/storage.md)");
+  }
+  if (!c.listen.empty() && !IsHostPort(c.listen)) {
+    r.Error(cat["listen"], "catalog.listen", "'" + c.listen + "' is not host:port");
+  }
+}
+
+void CheckCatalogNames(ConfigReader& r, const YAML::Node& root, const FloeConfig& c) {
+  if (c.catalog.type == CatalogType::kGlue) CheckGlueTableNames(r, root, c);
+}
+
+}  // namespace floe::config_internal
