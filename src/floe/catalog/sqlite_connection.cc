@@ -4,7 +4,10 @@
 // takes the lock up front instead of failing when it upgrades a read lock.
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "floe/catalog/sql_connection_internal.h"
@@ -114,6 +117,21 @@ class SqliteConnection final : public SqlConnection {
   long long busy_timeout_ms_;
 };
 
+// Switching a new database file to WAL needs its exclusive lock, and SQLite answers BUSY at
+// once, without the busy handler, while another process is doing the same switch (two Floe
+// workers starting on one fresh catalog). So this one statement waits by itself.
+Status SetJournalModeWal(SqlConnection& conn, long long busy_timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_timeout_ms);
+  for (auto pause = std::chrono::milliseconds(5);; pause = std::min(pause * 2, std::chrono::milliseconds(200))) {
+    auto wal = conn.Execute("PRAGMA journal_mode=WAL", {});
+    if (wal.ok() || wal.status().code() != StatusCode::kUnavailable ||
+        std::chrono::steady_clock::now() + pause > deadline) {
+      return wal.status();
+    }
+    std::this_thread::sleep_for(pause);
+  }
+}
+
 }  // namespace
 
 Result<std::unique_ptr<SqlConnection>> OpenSqliteConnection(const std::string& path, const SqlCatalogOptions& options) {
@@ -134,8 +152,8 @@ Result<std::unique_ptr<SqlConnection>> OpenSqliteConnection(const std::string& p
     // writer nor each other. The mode is stored in the file, so this is a no-op after the
     // first open. A file system without shared memory support keeps the rollback journal,
     // which is slower under contention but just as correct.
-    auto wal = conn->Execute("PRAGMA journal_mode=WAL", {});
-    if (!wal.ok()) return wal.status();
+    auto wal = SetJournalModeWal(*conn, busy_ms);
+    if (!wal.ok()) return wal;
     // Durable commits: a swap that returned OK survives a power cut.
     auto sync = conn->Execute("PRAGMA synchronous=FULL", {});
     if (!sync.ok()) return sync.status();

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -290,6 +291,42 @@ TEST(SqlCatalogSqlite, DataSurvivesReopening) {
   auto props = again->LoadNamespaceProperties({"lake"});
   ASSERT_TRUE(props.ok());
   EXPECT_EQ(*props, (Properties{{"k", "v"}}));
+}
+
+// Several worker processes starting at once on a catalog file nobody has created yet: each
+// must open it (SQLite refuses another process's switch to WAL at once, busy handler or not;
+// threads of one process do not see it, hence fork).
+TEST(SqlCatalogSqlite, ProcessesOpeningOneNewFileAtOnceAllSucceed) {
+  TempDir dir;
+  for (int round = 0; round < 30; ++round) {
+    const std::string uri = dir.Uri("fresh-" + std::to_string(round) + ".db");
+    int start[2];
+    ASSERT_EQ(pipe(start), 0);
+    std::vector<pid_t> children;
+    for (int i = 0; i < 3; ++i) {
+      const pid_t pid = fork();
+      ASSERT_GE(pid, 0);
+      if (pid == 0) {  // waits for the start signal so that all open at the same moment
+        char go = 0;
+        close(start[1]);
+        if (read(start[0], &go, 1) != 1) _exit(2);
+        auto catalog = OpenSqlCatalog(uri, "floe", SqlCatalogOptions{});
+        if (!catalog.ok()) fprintf(stderr, "child: %s\n", catalog.status().ToString().c_str());
+        _exit(catalog.ok() ? 0 : 1);
+      }
+      children.push_back(pid);
+    }
+    close(start[0]);
+    ASSERT_EQ(write(start[1], "GGG", 3), 3);
+    close(start[1]);
+    int failed = 0;
+    for (pid_t pid : children) {
+      int status = 0;
+      ASSERT_EQ(waitpid(pid, &status, 0), pid);
+      failed += !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    ASSERT_EQ(failed, 0) << "round " << round << ": a worker could not open the new catalog file";
+  }
 }
 
 TEST(SqlCatalogSqlite, AWriteLockHeldTooLongIsUnavailableAndReadsGoOn) {
