@@ -1,0 +1,94 @@
+#include "floe/catalog/unity_delta_registry.h"
+
+#include <spdlog/spdlog.h>
+
+#include "floe/catalog/unity_columns.h"
+
+namespace floe::catalog {
+namespace {
+
+std::string WithoutTrailingSlash(std::string s) {
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  return s;
+}
+
+// The parts of a column that a reader sees; Unity may add its own fields to what it returns.
+bool SameColumns(const nlohmann::json& registered, const nlohmann::json& wanted) {
+  if (!registered.is_array() || registered.size() != wanted.size()) return false;
+  for (std::size_t i = 0; i < wanted.size(); ++i) {
+    for (const char* key : {"name", "type_text", "type_name", "nullable"}) {
+      if (registered[i].value(key, nlohmann::json()) != wanted[i][key]) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string UnityStorageLocation(const std::string& location) {
+  if (!location.empty() && location.front() == '/') return "file://" + location;
+  return location;
+}
+
+UnityDeltaRegistry::UnityDeltaRegistry(std::unique_ptr<UnityClient> client, std::string unity_catalog)
+    : client_(std::move(client)), catalog_(std::move(unity_catalog)) {}
+
+Status UnityDeltaRegistry::EnsureSchema(const std::string& schema) {
+  std::lock_guard lock(mu_);
+  if (schemas_ready_.count(schema) != 0) return Status::OK();
+  if (schemas_ready_.empty()) FLOE_RETURN_IF_ERROR(client_->EnsureCatalog(catalog_));
+  FLOE_RETURN_IF_ERROR(client_->EnsureSchema(catalog_, schema));
+  schemas_ready_.insert(schema);
+  return Status::OK();
+}
+
+Status UnityDeltaRegistry::RegisterDeltaTable(const TableIdentifier& id, const std::string& location,
+                                              const std::string& schema_string) {
+  if (id.ns.size() != 1) {
+    return Status::InvalidArgument("Unity Catalog names a table catalog.schema.table: '" +
+                                   TableIdentifierToString(id) + "' needs exactly one namespace level");
+  }
+  const std::string full_name = catalog_ + "." + id.ns[0] + "." + id.name;
+  auto columns = UnityColumns(schema_string);
+  if (!columns.ok()) return columns.status().WithContext("registering " + full_name + " in Unity Catalog");
+  const std::string storage_location = UnityStorageLocation(location);
+  FLOE_RETURN_IF_ERROR(EnsureSchema(id.ns[0]));
+
+  const nlohmann::json create = {{"name", id.name},
+                                 {"catalog_name", catalog_},
+                                 {"schema_name", id.ns[0]},
+                                 {"table_type", "EXTERNAL"},
+                                 {"data_source_format", "DELTA"},
+                                 {"columns", *columns},
+                                 {"storage_location", storage_location},
+                                 {"comment", "Kafka topic materialized by Floe"},
+                                 {"properties", {{"floe.managed", "true"}}}};
+  // Two attempts: a peer worker may register the table between our read and our create.
+  for (int attempt = 1;; ++attempt) {
+    FLOE_ASSIGN_OR_RETURN(auto existing, client_->GetTable(full_name));
+    if (!existing) {
+      Status created = client_->CreateTable(create);
+      if (created.code() == StatusCode::kAlreadyExists && attempt == 1) continue;
+      if (created.ok()) spdlog::info("Unity Catalog: registered {} (Delta, {})", full_name, storage_location);
+      return created;
+    }
+    const std::string registered_at = WithoutTrailingSlash(existing->value("storage_location", ""));
+    if (registered_at != WithoutTrailingSlash(storage_location) ||
+        existing->value("data_source_format", "") != "DELTA") {
+      return Status::AlreadyExists("Unity Catalog already has a table " + full_name + " (" +
+                                   existing->value("data_source_format", "?") + " at '" + registered_at +
+                                   "'), not Floe's Delta table at '" + storage_location +
+                                   "': drop it or choose another table name");
+    }
+    if (SameColumns(existing->value("columns", nlohmann::json::array()), *columns)) return Status::OK();
+    // The schema evolved: re-register (external table: the files and the Delta log stay).
+    Status dropped = client_->DeleteTable(full_name);
+    if (!dropped.ok() && dropped.code() != StatusCode::kNotFound) return dropped;
+    Status created = client_->CreateTable(create);
+    if (created.code() == StatusCode::kAlreadyExists && attempt == 1) continue;
+    if (created.ok()) spdlog::info("Unity Catalog: {} now has the table's new columns", full_name);
+    return created;
+  }
+}
+
+}  // namespace floe::catalog
