@@ -48,12 +48,14 @@ install_apt "${APT_PACKAGES[@]}"
 # The stamp holds a hash of the requirements, so editing them re-syncs the venv.
 VENV="$DEPS/venv"
 REQ="$ROOT/tests/requirements.txt"
-want="$(sha256sum "$REQ" | cut -d' ' -f1)"
+REQ_NODEPS="$ROOT/tests/requirements-nodeps.txt"
+want="$(cat "$REQ" "$REQ_NODEPS" | sha256sum | cut -d' ' -f1)"
 if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$VENV/.stamp" 2>/dev/null)" != "$want" ]; then
   echo "deps: building Python venv at .deps/venv"
   [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
   "$VENV/bin/pip" install -q --upgrade pip
   "$VENV/bin/pip" install -q -r "$REQ"
+  "$VENV/bin/pip" install -q --no-deps -r "$REQ_NODEPS"
   echo "$want" > "$VENV/.stamp"
 else
   echo "deps: Python venv up to date"

@@ -30,7 +30,7 @@ int CatalogServe(const CatalogServeOptions& options) {
   if (config->catalog.type != CatalogType::kBuiltin) {
     std::cerr << "floe catalog serve: only the built-in catalog (catalog.type: builtin) can be served; this config's "
                  "catalog is "
-              << (config->catalog.type == CatalogType::kRest ? "rest" : "glue") << "\n";
+              << CatalogTypeName(config->catalog.type) << "\n";
     return 1;
   }
   auto uri = DefaultCatalogUri(*config);

@@ -45,7 +45,7 @@ Status StartCatalogServer(const FloeConfig& config, Servers& servers) {
   if (config.catalog.listen.empty()) return Status::OK();
   if (config.catalog.type != CatalogType::kBuiltin) {
     return Status::InvalidArgument(std::string("catalog.listen: only the built-in catalog can be served (catalog.type is ") +
-                                   (config.catalog.type == CatalogType::kRest ? "rest" : "glue") + ")");
+                                   std::string(CatalogTypeName(config.catalog.type)) + ")");
   }
   FLOE_ASSIGN_OR_RETURN(auto uri, DefaultCatalogUri(config));
   FLOE_ASSIGN_OR_RETURN(servers.served_catalog, catalog::IcebergCatalog::Open(uri, config.warehouse));

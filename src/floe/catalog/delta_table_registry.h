@@ -5,9 +5,11 @@
 // columns, so that Athena, Databricks, Spark or DuckDB find the table without a manual step.
 // The Delta sink calls it after the commit that created the table and after every commit that
 // changed its schema.
+#include <memory>
 #include <string>
 
 #include "floe/catalog/catalog.h"
+#include "floe/core/config.h"
 #include "floe/core/result.h"
 
 namespace floe::catalog {
@@ -23,5 +25,9 @@ class DeltaTableRegistry {
   virtual Status RegisterDeltaTable(const TableIdentifier& id, const std::string& location,
                                     const std::string& schema_string) = 0;
 };
+
+// The registry catalog.type asks for: Unity Catalog for `unity`; nullptr where the catalog
+// keeps no Delta tables (builtin, rest: Delta tables are found by their location).
+Result<std::unique_ptr<DeltaTableRegistry>> OpenDeltaTableRegistry(const FloeConfig& config);
 
 }  // namespace floe::catalog

@@ -224,6 +224,13 @@ Result<std::unique_ptr<TableCatalog>> OpenTableCatalog(const FloeConfig& config)
     FLOE_ASSIGN_OR_RETURN(auto catalog, IcebergCatalog::Over(std::move(glue), config.warehouse));
     return std::unique_ptr<TableCatalog>(std::move(catalog));
   }
+  if (config.catalog.type == CatalogType::kUnity) {
+    // Unity Catalog holds Floe's Delta tables (unity_delta_registry.h) and the config refuses
+    // Iceberg topics with it, so no Iceberg table is ever opened: an empty private catalog
+    // stands in, and nothing is written for it.
+    FLOE_ASSIGN_OR_RETURN(auto catalog, IcebergCatalog::Open("sqlite://:memory:", config.warehouse));
+    return std::unique_ptr<TableCatalog>(std::move(catalog));
+  }
   FLOE_ASSIGN_OR_RETURN(auto uri, DefaultCatalogUri(config));
   FLOE_ASSIGN_OR_RETURN(auto catalog, IcebergCatalog::Open(uri, config.warehouse));
   return std::unique_ptr<TableCatalog>(std::move(catalog));

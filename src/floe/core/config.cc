@@ -28,6 +28,16 @@ std::string_view PayloadFormatName(PayloadFormat f) {
   return "?";
 }
 
+std::string_view CatalogTypeName(CatalogType t) {
+  switch (t) {
+    case CatalogType::kBuiltin: return "builtin";
+    case CatalogType::kRest: return "rest";
+    case CatalogType::kGlue: return "glue";
+    case CatalogType::kUnity: return "unity";
+  }
+  return "?";
+}
+
 bool UsesSchemaRegistry(PayloadFormat f) {
   return f == PayloadFormat::kAvro || f == PayloadFormat::kProtobuf || f == PayloadFormat::kJsonSchema ||
          f == PayloadFormat::kAuto;

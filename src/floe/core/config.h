@@ -18,7 +18,8 @@ enum class PayloadFormat { kAvro, kProtobuf, kJsonSchema, kJson, kString, kBytes
 enum class ErrorMode { kSuspend, kSkip, kDlq };
 enum class SystemColumns { kNested, kTableflow };
 enum class TableFormat { kIceberg, kDelta };
-enum class CatalogType { kBuiltin, kRest, kGlue };
+enum class CatalogType { kBuiltin, kRest, kGlue, kUnity };
+std::string_view CatalogTypeName(CatalogType t);
 
 std::string_view PayloadFormatName(PayloadFormat f);
 // True for the formats whose records carry a Schema Registry id (Confluent wire format).
@@ -60,6 +61,9 @@ struct CatalogConfig {
   std::string uri;     // sqlite:///…, postgresql://…, or the REST base URI
   std::string listen;  // host:port to serve the Iceberg REST catalog from `floe run`; empty = off
   std::string token;   // bearer token for the REST catalog (client or server)
+  // type unity: the Unity Catalog catalog that holds Floe's schemas (<it>.<namespace>.<table>);
+  // catalog.uri is the Unity server or Databricks workspace, catalog.token its bearer token.
+  std::string unity_catalog;
   // The served catalog hands out short-lived, table-scoped read credentials (STS on
   // storage.s3.role_arn) with LoadTable, so engines need no keys of their own.
   bool vend_credentials = false;

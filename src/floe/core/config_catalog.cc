@@ -1,4 +1,5 @@
 // The `catalog` section of the config (docs/catalog.md).
+#include <algorithm>
 #include <regex>
 
 #include "floe/core/config_reader_internal.h"
@@ -7,7 +8,7 @@ namespace floe::config_internal {
 namespace {
 
 const std::vector<std::pair<std::string, CatalogType>> kCatalogTypes = {
-    {"builtin", CatalogType::kBuiltin}, {"rest", CatalogType::kRest}, {"glue", CatalogType::kGlue}};
+    {"builtin", CatalogType::kBuiltin}, {"rest", CatalogType::kRest}, {"glue", CatalogType::kGlue}, {"unity", CatalogType::kUnity}};
 
 // catalog.type glue: region, catalog_id, endpoint and the credentials of storage.s3 (same rules).
 const std::vector<std::string> kGlueKeys = {"region",        "catalog_id",        "endpoint",
@@ -70,19 +71,52 @@ void CheckGlueTableNames(ConfigReader& r, const YAML::Node& root, const FloeConf
   }
 }
 
+// catalog.type unity (docs/catalog.md, "Unity Catalog"): the catalog name; uri is required above.
+void ReadUnityCatalog(ConfigReader& r, const YAML::Node& node, CatalogConfig& c) {
+  const bool unity = c.type == CatalogType::kUnity;
+  r.Assign(node, "catalog", "unity_catalog", c.unity_catalog, /*required=*/unity);
+  if (!unity) {
+    if (node["unity_catalog"]) r.Error(node["unity_catalog"], "catalog.unity_catalog", "only with type: unity");
+    return;
+  }
+  for (const char* key : {"listen", "vend_credentials"}) {
+    if (node[key]) r.Error(node[key], std::string("catalog.") + key, "not used with type: unity");
+  }
+}
+
+// Unity Catalog registers Delta tables, three-level names: <unity_catalog>.<schema>.<table>.
+void CheckUnityTopics(ConfigReader& r, const YAML::Node& root, const FloeConfig& c) {
+  for (std::size_t i = 0; i < c.topics.size(); ++i) {
+    const auto& t = c.topics[i];
+    const std::string path = "topics[" + std::to_string(i) + "]";
+    if (std::find(t.formats.begin(), t.formats.end(), TableFormat::kIceberg) != t.formats.end()) {
+      r.Error(root["topics"][i], path + ".formats",
+              "with catalog.type unity, tables are Delta tables registered in Unity Catalog: use formats: [delta] "
+              "(defaults.formats sets it for every topic)");
+    }
+    const std::string table = t.table.empty() ? c.defaults.namespace_name + ".x" : t.table;
+    if (std::count(table.begin(), table.end(), '.') != 1) {
+      r.Error(root["topics"][i], path + ".table",
+              "'" + t.table + "': with catalog.type unity a table is <schema>.<table> (Unity adds the catalog, " +
+              c.catalog.unity_catalog + ")");
+    }
+  }
+}
+
 }  // namespace
 
 void ReadCatalog(ConfigReader& r, const YAML::Node& cat, const StorageConfig& storage, CatalogConfig& c) {
   if (!cat.IsDefined() || cat.IsNull()) return;
   if (!r.ExpectMap(cat, "catalog", [] {
-        std::vector<std::string> keys = {"type", "uri", "listen", "token", "vend_credentials"};
+        std::vector<std::string> keys = {"type", "uri", "listen", "token", "vend_credentials", "unity_catalog"};
         keys.insert(keys.end(), kGlueKeys.begin(), kGlueKeys.end());
         return keys;
       }()))
     return;
   if (auto v = r.Choice(cat, "catalog", "type", kCatalogTypes)) c.type = *v;
   ReadGlueCatalog(r, cat, c.type == CatalogType::kGlue, c.glue);
-  r.Assign(cat, "catalog", "uri", c.uri, /*required=*/c.type == CatalogType::kRest);
+  r.Assign(cat, "catalog", "uri", c.uri, /*required=*/c.type == CatalogType::kRest || c.type == CatalogType::kUnity);
+  ReadUnityCatalog(r, cat, c);
   r.Assign(cat, "catalog", "listen", c.listen);
   ReadSecret(r, cat, "catalog", "token", c.token);
   if (auto v = r.Choice(cat, "catalog", "vend_credentials", kBooleans)) c.vend_credentials = *v;
@@ -97,6 +131,7 @@ void ReadCatalog(ConfigReader& r, const YAML::Node& cat, const StorageConfig& st
 
 void CheckCatalogNames(ConfigReader& r, const YAML::Node& root, const FloeConfig& c) {
   if (c.catalog.type == CatalogType::kGlue) CheckGlueTableNames(r, root, c);
+  if (c.catalog.type == CatalogType::kUnity) CheckUnityTopics(r, root, c);
 }
 
 }  // namespace floe::config_internal

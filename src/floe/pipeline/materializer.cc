@@ -55,7 +55,10 @@ Status Materializer::Impl::Init() {
     FLOE_ASSIGN_OR_RETURN(consumer_, kafka::Consumer::Create(options));
   }
   if (!seams_.open_sink) {
-    seams_.open_sink = [this](const TopicConfig& topic) { return sink::OpenTableSink(config_, catalog_, topic); };
+    FLOE_ASSIGN_OR_RETURN(delta_registry_, catalog::OpenDeltaTableRegistry(config_));
+    seams_.open_sink = [this](const TopicConfig& topic) {
+      return sink::OpenTableSink(config_, catalog_, topic, delta_registry_.get());
+    };
   }
   const bool any_dlq = std::any_of(config_.topics.begin(), config_.topics.end(),
                                    [](const TopicConfig& t) { return t.error_mode == ErrorMode::kDlq; });

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "floe/catalog/delta_table_registry.h"
 #include "floe/kafka/group_consumer.h"
 #include "floe/kafka/producer.h"
 #include "floe/pipeline/materializer.h"
@@ -76,6 +77,7 @@ class Materializer::Impl final : public kafka::RebalanceListener {
   MetricsRegistry& metrics_;
   MaterializerSeams seams_;
   std::unique_ptr<registry::Client> registry_;
+  std::unique_ptr<catalog::DeltaTableRegistry> delta_registry_;  // catalog.type glue/unity; else null
   std::unique_ptr<kafka::GroupConsumer> consumer_;
   std::unique_ptr<kafka::Producer> producer_;  // only when a topic dead-letters
   std::map<std::string, std::unique_ptr<TopicState>, std::less<>> topics_;

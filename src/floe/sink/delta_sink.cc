@@ -1,12 +1,15 @@
 #include "floe/sink/delta_sink.h"
 
+#include <spdlog/spdlog.h>
+
 #include "floe/sink/delta_offsets.h"
 
 namespace floe::sink {
 
-DeltaSink::DeltaSink(std::string name, std::unique_ptr<storage::FileIO> io, std::vector<std::string> partition_by,
-                     columnar::ParquetOptions parquet)
+DeltaSink::DeltaSink(std::string name, std::string location, std::unique_ptr<storage::FileIO> io,
+                     std::vector<std::string> partition_by, columnar::ParquetOptions parquet)
     : name_(std::move(name)),
+      location_(std::move(location)),
       io_(std::move(io)),
       schemas_(*io_, name_, std::move(partition_by)),
       committer_(*io_),
@@ -16,8 +19,25 @@ Result<std::unique_ptr<DeltaSink>> DeltaSink::Open(std::string name, const std::
                                                    std::vector<std::string> partition_by,
                                                    columnar::ParquetOptions parquet) {
   FLOE_ASSIGN_OR_RETURN(auto io, storage::FileIO::Open(location));
-  return std::unique_ptr<DeltaSink>(new DeltaSink(std::move(name), std::make_unique<storage::FileIO>(std::move(io)),
+  return std::unique_ptr<DeltaSink>(new DeltaSink(std::move(name), location,
+                                                  std::make_unique<storage::FileIO>(std::move(io)),
                                                   std::move(partition_by), parquet));
+}
+
+void DeltaSink::RegisterIn(catalog::DeltaTableRegistry* registry, catalog::TableIdentifier id) {
+  registry_ = registry;
+  registry_id_ = std::move(id);
+}
+
+void DeltaSink::Register(const std::string& schema_string) {
+  if (registry_ == nullptr || schema_string == registered_schema_) return;
+  Status st = registry_->RegisterDeltaTable(registry_id_, location_, schema_string);
+  if (!st.ok()) {
+    spdlog::warn("table {}: not registered as {} in the catalog yet (tried again at the next commit): {}", name_,
+                 catalog::TableIdentifierToString(registry_id_), st.ToString());
+    return;
+  }
+  registered_schema_ = schema_string;
 }
 
 Result<TopicOffsets> DeltaSink::LoadOffsets() {
@@ -37,8 +57,10 @@ Result<std::optional<schema::Schema>> DeltaSink::Columns() {
 
 Result<CommitReport> DeltaSink::CommitWritten(delta::TableState state, const std::vector<PartitionFlush>& flushes,
                                               const std::vector<std::vector<WrittenDataFile>>& written) {
+  const std::string schema_string = state.schema_string;
   auto report = committer_.Commit(std::move(state), flushes, written);
   if (!report.ok()) return report.status().WithContext("committing to table " + name());
+  Register(schema_string);
   return report;
 }
 

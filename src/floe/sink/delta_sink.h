@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "floe/catalog/catalog.h"
+#include "floe/catalog/delta_table_registry.h"
 #include "floe/columnar/parquet_file_writer.h"
 #include "floe/sink/delta_file_committer.h"
 #include "floe/sink/delta_schema_manager.h"
@@ -22,6 +23,12 @@ class DeltaSink final : public TableSink {
                                                  std::vector<std::string> partition_by,
                                                  columnar::ParquetOptions parquet = {});
 
+  // After the commit that created the table, the first commit of this process and every
+  // commit after a schema change, `registry` names the table `id` (catalog.type glue/unity).
+  // A failed registration is logged and tried again at the next commit: it never holds up
+  // ingestion, the Delta log stays the truth.
+  void RegisterIn(catalog::DeltaTableRegistry* registry, catalog::TableIdentifier id);
+
   std::string name() const override { return name_; }
   Result<TopicOffsets> LoadOffsets() override;
   Result<std::optional<schema::Schema>> Columns() override;
@@ -36,14 +43,19 @@ class DeltaSink final : public TableSink {
   storage::FileIO& io() { return *io_; }
 
  private:
-  DeltaSink(std::string name, std::unique_ptr<storage::FileIO> io, std::vector<std::string> partition_by,
-            columnar::ParquetOptions parquet);
+  DeltaSink(std::string name, std::string location, std::unique_ptr<storage::FileIO> io,
+            std::vector<std::string> partition_by, columnar::ParquetOptions parquet);
+  void Register(const std::string& schema_string);
 
   std::string name_;
+  std::string location_;
   std::unique_ptr<storage::FileIO> io_;  // stable address: the managers keep a reference
   DeltaSchemaManager schemas_;
   DeltaFileCommitter committer_;
   columnar::ParquetOptions parquet_;
+  catalog::DeltaTableRegistry* registry_ = nullptr;
+  catalog::TableIdentifier registry_id_;
+  std::string registered_schema_;  // schemaString last registered ("" = not yet by this process)
 };
 
 }  // namespace floe::sink

@@ -14,7 +14,7 @@ Result<catalog::TableIdentifier> TableFor(const TopicConfig& topic, const TopicD
 }
 
 Result<std::unique_ptr<TableSink>> OpenTableSink(const FloeConfig& config, catalog::TableCatalog& catalog,
-                                                 const TopicConfig& topic) {
+                                                 const TopicConfig& topic, catalog::DeltaTableRegistry* delta_registry) {
   FLOE_ASSIGN_OR_RETURN(auto id, TableFor(topic, config.defaults));
   const bool iceberg = std::find(topic.formats.begin(), topic.formats.end(), TableFormat::kIceberg) != topic.formats.end();
   const bool delta = std::find(topic.formats.begin(), topic.formats.end(), TableFormat::kDelta) != topic.formats.end();
@@ -26,6 +26,7 @@ Result<std::unique_ptr<TableSink>> OpenTableSink(const FloeConfig& config, catal
     FLOE_ASSIGN_OR_RETURN(auto sink, DeltaSink::Open(catalog::TableIdentifierToString(id) + " (delta)",
                                                      catalog::DefaultTableLocation(config.warehouse, id),
                                                      topic.partition_by));
+    sink->RegisterIn(delta_registry, id);
     return std::unique_ptr<TableSink>(std::move(sink));
   }
   return std::unique_ptr<TableSink>(std::make_unique<IcebergSink>(catalog, id, topic.partition_by));

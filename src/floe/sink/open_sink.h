@@ -4,6 +4,7 @@
 // the files. The only place outside sink/ that learns which formats exist is the config.
 #include <memory>
 
+#include "floe/catalog/delta_table_registry.h"
 #include "floe/catalog/iceberg_catalog.h"
 #include "floe/core/config.h"
 #include "floe/core/result.h"
@@ -14,8 +15,10 @@ namespace floe::sink {
 // The table a topic goes to: `table:` when set, else <defaults.namespace>.<sanitized topic name>.
 Result<catalog::TableIdentifier> TableFor(const TopicConfig& topic, const TopicDefaults& defaults);
 
-// `topic.name` is the concrete topic (also for pattern subscriptions).
+// `topic.name` is the concrete topic (also for pattern subscriptions). `delta_registry`
+// (nullable): where Delta tables are registered by name (catalog.type glue/unity).
 Result<std::unique_ptr<TableSink>> OpenTableSink(const FloeConfig& config, catalog::TableCatalog& catalog,
-                                                 const TopicConfig& topic);
+                                                 const TopicConfig& topic,
+                                                 catalog::DeltaTableRegistry* delta_registry = nullptr);
 
 }  // namespace floe::sink

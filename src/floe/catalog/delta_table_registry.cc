@@ -1,0 +1,15 @@
+#include "floe/catalog/delta_table_registry.h"
+
+#include "floe/catalog/unity_delta_registry.h"
+
+namespace floe::catalog {
+
+Result<std::unique_ptr<DeltaTableRegistry>> OpenDeltaTableRegistry(const FloeConfig& config) {
+  if (config.catalog.type == CatalogType::kUnity) {
+    return std::unique_ptr<DeltaTableRegistry>(std::make_unique<UnityDeltaRegistry>(
+        std::make_unique<UnityClient>(config.catalog.uri, config.catalog.token), config.catalog.unity_catalog));
+  }
+  return std::unique_ptr<DeltaTableRegistry>();
+}
+
+}  // namespace floe::catalog
