@@ -228,6 +228,18 @@ void Materializer::Impl::RecoverPartitions() {
 
 // --- The loop -------------------------------------------------------------------------------
 
+Status Materializer::Impl::BatchCommitsStillHopeful(std::chrono::milliseconds give_up) const {
+  const auto now = Clock::now();
+  for (const auto& [name, topic] : topics_) {
+    if (!topic->commit_failing_since || now - *topic->commit_failing_since < give_up) continue;
+    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(now - *topic->commit_failing_since).count();
+    return Status::Unavailable(topic->table->name() + ": commits have failed for " + std::to_string(seconds) +
+                               " s, giving up (--exit-when-caught-up); nothing was lost, the next run starts from the "
+                               "table's offsets. Last error: " + topic->commit_error);
+  }
+  return Status::OK();
+}
+
 Result<RunSummary> Materializer::Impl::Run(const RunOptions& options, const std::atomic<bool>& stop) {
   batch_mode_ = options.exit_when_caught_up;
   if (batch_mode_) {
@@ -267,6 +279,7 @@ Result<RunSummary> Materializer::Impl::Run(const RunOptions& options, const std:
       last_lag = now;
     }
     if (batch_mode_ && CaughtUp()) break;
+    if (batch_mode_) FLOE_RETURN_IF_ERROR(BatchCommitsStillHopeful(options.batch_commit_give_up));
   }
   // Shutdown: commit everything; a commit that keeps failing is retried for a while.
   const auto deadline = Clock::now() + 60s;

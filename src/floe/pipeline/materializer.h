@@ -12,6 +12,7 @@
 // retried with backoff while the rest goes on. Single-threaded: Run() polls, decodes and
 // commits on the calling thread; the status snapshot is the only shared state.
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -31,6 +32,10 @@ struct RunOptions {
   // Batch mode: stop once every partition of the configured topics is committed up to the
   // end offsets seen when the topic was first looked at (suspended topics count as done).
   bool exit_when_caught_up = false;
+  // Batch mode only: a table whose commits have kept failing this long (store or catalog
+  // down, access denied) ends the run with an error instead of retrying forever; nothing is
+  // lost, the next run starts from the table's offsets. A service keeps retrying.
+  std::chrono::milliseconds batch_commit_give_up{std::chrono::minutes(5)};
 };
 
 struct RunSummary {

@@ -74,6 +74,7 @@ void Materializer::Impl::CommitTopic(TopicState& topic, const char* why) {
       return;
     }
     topic.commit_error = report.status().ToString();
+    if (!topic.commit_failing_since) topic.commit_failing_since = Clock::now();
     topic.commit_retry.Fail();
     topic.table_metrics.failures->Increment();
     healthy_ = false;
@@ -82,6 +83,7 @@ void Materializer::Impl::CommitTopic(TopicState& topic, const char* why) {
   }
   healthy_ = true;
   topic.commit_error.clear();
+  topic.commit_failing_since.reset();
   topic.commit_retry.Succeed();
   std::vector<kafka::TopicPartition> group_offsets;
   for (std::size_t i = 0; i < flushes.size(); ++i) {

@@ -29,6 +29,8 @@ class Materializer::Impl final : public kafka::RebalanceListener {
 
   Status Init();
   Result<RunSummary> Run(const RunOptions& options, const std::atomic<bool>& stop);
+  // Batch mode: kUnavailable once a table's commits have failed for `give_up` in a row.
+  Status BatchCommitsStillHopeful(std::chrono::milliseconds give_up) const;
   nlohmann::json StatusReport() const {
     std::lock_guard lock(status_mu_);
     return status_;

@@ -61,6 +61,7 @@ struct TopicState {
   bool dead_letters_unflushed = false;
   Backoff commit_retry;
   std::string commit_error;
+  std::optional<Clock::time_point> commit_failing_since;  // first failure of the current streak
 
   // Batch mode: [low, high) per partition when the topic was first looked at.
   std::optional<std::map<std::int32_t, std::pair<std::int64_t, std::int64_t>>> targets;

@@ -315,6 +315,25 @@ TEST_F(MaterializerTest, CommitFailingWithUnavailableIsRetriedWithTheSameData) {
   EXPECT_FALSE(TopicStatus(m.StatusReport(), "orders").contains("commit_error"));
 }
 
+// (3b) Batch mode does not retry a failing commit forever: once the table's commits have
+// failed for batch_commit_give_up in a row, the run ends with an error naming the table and
+// the last failure; nothing was committed, so nothing is lost.
+TEST_F(MaterializerTest, BatchRunGivesUpOnCommitsFailingForTooLong) {
+  AddTopic("orders", 1);
+  consumer_->ProduceN("orders", 0, 5);
+  Table("orders").FailCommits(Status::IoError("AccessDenied: s3:PutObject"), 1000);
+  Materializer& m = Make();
+  std::atomic<bool> stop{false};
+  auto summary = m.Run(RunOptions{.exit_when_caught_up = true, .batch_commit_give_up = std::chrono::milliseconds(1200)},
+                       stop);
+  ASSERT_FALSE(summary.ok());
+  EXPECT_EQ(summary.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(summary.status().message().find("giving up (--exit-when-caught-up)"), std::string::npos);
+  EXPECT_NE(summary.status().message().find("AccessDenied: s3:PutObject"), std::string::npos);
+  EXPECT_GE(Table("orders").commit_calls().size(), 2u);  // retried before giving up
+  EXPECT_TRUE(consumer_->group_commits().empty());
+}
+
 // (4) A commit failing with a permanent error suspends the topic: RunSummary.suspended names
 // it with the positions it could not commit, its table and offsets are untouched, its
 // partitions are paused, the commit is not retried (not even at shutdown or on the final
