@@ -212,10 +212,7 @@ Result<LoadedTable> IcebergCatalog::RegisterTable(const TableIdentifier& id, con
 
 Result<std::unique_ptr<TableCatalog>> OpenTableCatalog(const FloeConfig& config) {
   if (config.catalog.type == CatalogType::kRest) {
-    RestCatalogOptions options;
-    options.uri = config.catalog.uri;
-    options.token = config.catalog.token;
-    options.warehouse = config.warehouse;
+    FLOE_ASSIGN_OR_RETURN(auto options, RestCatalogOptionsFromConfig(config));
     FLOE_ASSIGN_OR_RETURN(auto client, RestCatalogClient::Open(std::move(options)));
     return std::unique_ptr<TableCatalog>(std::move(client));
   }

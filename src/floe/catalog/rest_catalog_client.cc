@@ -39,13 +39,6 @@ Result<LoadedTable> ParseTable(const TableIdentifier& id, const std::string& bod
   return ToLoaded(id, std::move(parsed).value());
 }
 
-// "id:secret" -> (id, secret); "secret" -> ("", secret), as Iceberg's `credential` property.
-std::pair<std::string, std::string> SplitCredential(const std::string& credential) {
-  const auto colon = credential.find(':');
-  if (colon == std::string::npos) return {"", credential};
-  return {credential.substr(0, colon), credential.substr(colon + 1)};
-}
-
 }  // namespace
 
 RestCatalogClient::RestCatalogClient(RestCatalogOptions options, std::unique_ptr<rest::HttpTransport> transport)
@@ -64,7 +57,12 @@ Result<std::unique_ptr<RestCatalogClient>> RestCatalogClient::Open(RestCatalogOp
 
 Status RestCatalogClient::Initialize() {
   if (!options_.credential.empty()) {
-    FLOE_RETURN_IF_ERROR(FetchToken());
+    oauth_ = std::make_unique<rest::OAuth2ClientCredentials>(
+        *transport_,
+        options_.oauth2_server_uri.empty() ? rest::ResourcePaths::OAuthTokens(options_.uri) : options_.oauth2_server_uri,
+        options_.credential, options_.scope, options_.clock);
+    // Fetched before /v1/config, which a secured catalog already guards.
+    FLOE_RETURN_IF_ERROR(oauth_->Token().status());
   } else {
     token_ = options_.token;
   }
@@ -73,74 +71,58 @@ Status RestCatalogClient::Initialize() {
   auto config = rest::ParseConfigResponse(response.body);
   if (!config.ok()) return config.status().WithContext(options_.uri);
   Properties client = options_.properties;
+  client[std::string(rest::kPropUri)] = options_.uri;
   if (!options_.prefix.empty()) client[std::string(rest::kPropPrefix)] = options_.prefix;
   if (!options_.warehouse.empty()) client["warehouse"] = options_.warehouse;
   merged_ = rest::MergeConfig(*config, client);
   endpoints_ = config->endpoints;
-  paths_ = rest::ResourcePaths::FromConfig(options_.uri, merged_);
+  // The server may move the service (Iceberg's RESTSessionCatalog builds its client on the
+  // merged "uri"); only an overrides entry can, since the client's own uri beats a default.
+  const std::string uri = merged_[std::string(rest::kPropUri)];
+  if (uri.rfind("http://", 0) != 0 && uri.rfind("https://", 0) != 0) {
+    return Status::InvalidArgument("REST catalog " + options_.uri + ": /v1/config sets uri '" + uri +
+                                   "', which is not http(s)://");
+  }
+  if (oauth_ && options_.oauth2_server_uri.empty()) {
+    auto it = merged_.find(std::string(rest::kPropOAuth2ServerUri));
+    oauth_->set_token_url(it != merged_.end() ? it->second : rest::ResourcePaths::OAuthTokens(uri));
+  }
+  paths_ = rest::ResourcePaths::FromConfig(uri, merged_);
   for (const auto& [key, value] : merged_) {
     if (key.rfind(rest::kPropHeaderPrefix, 0) == 0 && key.size() > rest::kPropHeaderPrefix.size()) {
       headers_.emplace_back(key.substr(rest::kPropHeaderPrefix.size()), value);
     }
   }
   if (options_.credential.empty() && options_.token.empty()) {
-    if (auto it = merged_.find(std::string(rest::kPropToken)); it != merged_.end()) {
-      std::lock_guard lock(token_mu_);
-      token_ = it->second;
-    }
+    if (auto it = merged_.find(std::string(rest::kPropToken)); it != merged_.end()) token_ = it->second;
   }
   return Status::OK();
 }
 
-Status RestCatalogClient::FetchToken() {
-  const std::string url =
-      options_.oauth2_server_uri.empty() ? rest::ResourcePaths::OAuthTokens(options_.uri) : options_.oauth2_server_uri;
-  const auto [id, secret] = SplitCredential(options_.credential);
-  std::vector<std::pair<std::string, std::string>> form = {{"grant_type", "client_credentials"}};
-  if (!id.empty()) form.emplace_back("client_id", id);
-  form.emplace_back("client_secret", secret);
-  if (!options_.scope.empty()) form.emplace_back("scope", options_.scope);
-  rest::HttpRequest request{"POST", url, {{"Accept", "application/json"},
-                                          {"Content-Type", "application/x-www-form-urlencoded"}},
-                            rest::FormEncode(form)};
-  const rest::HttpResponse response = transport_->Send(request);
-  if (response.status == 0) {
-    return rest::StatusFromTransportError(response.error, false, RequestKind::kRead, "OAuth2 token request to " + url);
-  }
-  FLOE_ASSIGN_OR_RETURN(auto token, rest::ParseOAuthTokenResponse(response.status, response.body));
-  std::lock_guard lock(token_mu_);
-  token_ = token.access_token;
-  token_refresh_at_ = std::chrono::steady_clock::time_point::max();
-  if (token.expires_in_seconds && *token.expires_in_seconds > 0) {
-    // Refresh when 90% of the lifetime has passed, so a request never goes out with a token
-    // that expires on the way.
-    token_refresh_at_ = std::chrono::steady_clock::now() + std::chrono::seconds(*token.expires_in_seconds * 9 / 10);
-  }
-  return Status::OK();
-}
-
-std::string RestCatalogClient::AuthorizationHeader() {
-  bool refresh = false;
-  {
-    std::lock_guard lock(token_mu_);
-    refresh = !options_.credential.empty() && std::chrono::steady_clock::now() >= token_refresh_at_;
-  }
-  // A failed refresh keeps the old token: the request then fails with 401 and says so.
-  if (refresh) (void)FetchToken();
-  std::lock_guard lock(token_mu_);
-  return token_.empty() ? "" : "Bearer " + token_;
-}
-
-rest::HttpResponse RestCatalogClient::SendOnce(const std::string& method, const std::string& url,
-                                               const std::string& body, const std::string& content_type) {
+Result<rest::HttpResponse> RestCatalogClient::SendOnce(const std::string& method, const std::string& url,
+                                                       const std::string& body, std::string& bearer) {
   rest::HttpRequest request;
   request.method = method;
   request.url = url;
   request.body = body;
   request.headers.emplace_back("Accept", "application/json");
-  if (!body.empty()) request.headers.emplace_back("Content-Type", content_type);
-  if (std::string auth = AuthorizationHeader(); !auth.empty()) request.headers.emplace_back("Authorization", auth);
+  if (!body.empty()) request.headers.emplace_back("Content-Type", "application/json");
+  if (oauth_) {
+    // A failed refresh while the token still lives keeps it (TokenCache); none left is an error.
+    FLOE_ASSIGN_OR_RETURN(bearer, oauth_->Token());
+  } else {
+    bearer = token_;
+  }
+  if (!bearer.empty()) request.headers.emplace_back("Authorization", "Bearer " + bearer);
   for (const auto& h : headers_) request.headers.push_back(h);
+  if (options_.sigv4) {
+    auto credentials = options_.aws_credentials ? options_.aws_credentials()
+                                                : Result<storage::AwsCredentials>(Status::InvalidArgument(
+                                                      "REST catalog: SigV4 signing without AWS credentials"));
+    if (!credentials.ok()) return credentials.status().WithContext("REST catalog: SigV4 signing");
+    storage::SignSigV4(method, url, body, *options_.sigv4, *credentials, std::chrono::system_clock::now(),
+                       request.headers);
+  }
   return transport_->Send(request);
 }
 
@@ -151,13 +133,16 @@ Result<rest::HttpResponse> RestCatalogClient::Call(const std::string& method, co
   auto backoff = options_.initial_backoff;
   bool reauthenticated = false;
   for (int attempt = 1;; ++attempt) {
-    rest::HttpResponse response = SendOnce(method, url, body, "application/json");
+    std::string bearer;
+    auto sent = SendOnce(method, url, body, bearer);
+    if (!sent.ok()) return sent.status().WithContext(what);
+    rest::HttpResponse response = std::move(sent).value();
     if (response.status >= 200 && response.status < 300) return response;
     // A 401 was refused before anything happened, so even a write may go again, once, with a
     // fresh token.
-    if (response.status == 401 && !options_.credential.empty() && !reauthenticated) {
+    if (response.status == 401 && oauth_ && !reauthenticated) {
       reauthenticated = true;
-      FLOE_RETURN_IF_ERROR(FetchToken());
+      oauth_->Refused(bearer);
       --attempt;
       continue;
     }
@@ -309,6 +294,34 @@ Result<LoadedTable> RestCatalogClient::RegisterTable(const TableIdentifier& id, 
   FLOE_ASSIGN_OR_RETURN(auto response,
                         Call("POST", paths_.Register(id.ns), body.dump(), RequestKind::kCreate, what));
   return ParseTable(id, response.body, what);
+}
+
+// --- From floe.yaml --------------------------------------------------------------------------------
+
+Result<RestCatalogOptions> RestCatalogOptionsFromConfig(const FloeConfig& config) {
+  const CatalogConfig& c = config.catalog;
+  RestCatalogOptions options;
+  options.uri = c.uri;
+  options.token = c.token;
+  options.credential = c.credential;
+  options.oauth2_server_uri = c.oauth2_server_uri;
+  options.scope = c.scope;
+  options.warehouse = c.warehouse.empty() ? config.warehouse : c.warehouse;
+  if (c.sigv4) {
+    // storage.s3's chain (static keys, the default chain, an assumed role), as Glue uses it.
+    S3StorageConfig chain = config.storage.s3 ? *config.storage.s3 : S3StorageConfig{};
+    if (!c.sigv4->region.empty()) chain.region = c.sigv4->region;
+    auto source = storage::AwsCredentialSource::Make(chain);
+    if (!source.ok()) return source.status().WithContext("catalog.sigv4");
+    std::shared_ptr<storage::AwsCredentialSource> credentials = *source;
+    if (credentials->region().empty()) {
+      return Status::InvalidArgument("catalog.sigv4.region: no region configured and none found in the AWS chain "
+                                     "(AWS_REGION)");
+    }
+    options.sigv4 = storage::SigV4Scope{credentials->region(), c.sigv4->service};
+    options.aws_credentials = [credentials] { return credentials->Current(); };
+  }
+  return options;
 }
 
 }  // namespace floe::catalog

@@ -7,11 +7,16 @@
 //
 // Open() first asks GET /v1/config (?warehouse=… when configured) and merges the answer as the
 // spec says (server defaults < client properties < server overrides); the merged "prefix" and
-// "namespace-separator" shape every path, "header.*" become request headers.
+// "namespace-separator" shape every path, "header.*" become request headers, and an "uri"
+// the server sets (as Iceberg's RESTSessionCatalog honours it) becomes the base of every later
+// request.
 //
-// Auth: a static bearer token, or OAuth2 client credentials (credential "id:secret", POSTed to
-// oauth2_server_uri, default <uri>/v1/oauth/tokens); the token is fetched again before it
-// expires and once after a 401.
+// Auth: a static bearer token, or OAuth2 client credentials (rest_client_auth.h: credential
+// "id:secret", POSTed to oauth2_server_uri, default <uri>/v1/oauth/tokens; the token is fetched
+// again before it expires and once after a 401). Independently, every catalog request (not the
+// token requests) can be SigV4-signed (storage/aws_sigv4.h) for Glue's and S3 Tables' Iceberg
+// endpoints or API Gateway; a bearer token then travels as Original-Authorization, as with
+// Iceberg's RESTSigV4AuthSession.
 //
 // Errors (rest_client_protocol.h has the full table): 404 kNotFound; 409 kConflict for commits
 // (reload and retry) and drops, kAlreadyExists for creates/renames/registers; 400/422
@@ -20,14 +25,18 @@
 // unknown": reload the table and check whether the change landed before retrying. Only GET and
 // HEAD are retried (with exponential backoff); writes are never resent by the client.
 #include <chrono>
+#include <functional>
 #include <memory>
-#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "floe/catalog/iceberg_catalog.h"
+#include "floe/catalog/rest_client_auth.h"
 #include "floe/catalog/rest_client_http.h"
 #include "floe/catalog/rest_client_protocol.h"
+#include "floe/storage/aws_credentials.h"
+#include "floe/storage/aws_sigv4.h"
 
 namespace floe::catalog {
 
@@ -37,8 +46,13 @@ struct RestCatalogOptions {
   std::string prefix;     // a client-side prefix; the server's overrides.prefix wins
   std::string token;      // static bearer token
   std::string credential;         // OAuth2 client credentials "client_id:client_secret" (or just "secret")
-  std::string oauth2_server_uri;  // empty: <uri>/v1/oauth/tokens
+  // Empty: <uri>/v1/oauth/tokens, after /v1/config its oauth2-server-uri or the moved uri's.
+  std::string oauth2_server_uri;
   std::string scope = "catalog";  // OAuth2 scope (Polaris wants "PRINCIPAL_ROLE:ALL")
+  storage::TokenCache::Clock clock;  // tests: the OAuth2 token clock; empty: system_clock::now
+  // SigV4: sign every catalog request for this region and service with these credentials.
+  std::optional<storage::SigV4Scope> sigv4;
+  std::function<Result<storage::AwsCredentials>()> aws_credentials;
   Properties properties;          // other client properties, merged with the server's config
   std::chrono::milliseconds connect_timeout{10'000};
   std::chrono::milliseconds request_timeout{60'000};
@@ -77,25 +91,27 @@ class RestCatalogClient final : public TableCatalog {
  private:
   RestCatalogClient(RestCatalogOptions options, std::unique_ptr<rest::HttpTransport> transport);
   Status Initialize();
-  Status FetchToken();
   // Sends with auth and the configured headers; GET/HEAD retried with backoff. Returns the
   // 2xx answer, or the Status for anything else (mapped by `kind`, described by `what`).
   Result<rest::HttpResponse> Call(const std::string& method, const std::string& url, const std::string& body,
                                   rest::RequestKind kind, const std::string& what);
-  rest::HttpResponse SendOnce(const std::string& method, const std::string& url, const std::string& body,
-                              const std::string& content_type);
-  std::string AuthorizationHeader();
+  // One exchange; `bearer` is set to the token it carried (for a 401's Refused).
+  Result<rest::HttpResponse> SendOnce(const std::string& method, const std::string& url, const std::string& body,
+                                      std::string& bearer);
 
   RestCatalogOptions options_;
   std::unique_ptr<rest::HttpTransport> transport_;
+  std::unique_ptr<rest::OAuth2ClientCredentials> oauth_;  // with a credential only
+  std::string token_;  // static bearer token (options or the config's "token"); set before sharing
   Properties merged_;
   rest::ResourcePaths paths_;
   std::vector<std::string> endpoints_;
   std::vector<std::pair<std::string, std::string>> headers_;  // from header.* properties
-
-  std::mutex token_mu_;
-  std::string token_;  // guarded by token_mu_
-  std::chrono::steady_clock::time_point token_refresh_at_ = std::chrono::steady_clock::time_point::max();
 };
+
+// RestCatalogOptions from floe.yaml's catalog section (type rest; docs/rest-catalog-client.md):
+// uri, token or credential/oauth2_server_uri/scope, warehouse (catalog.warehouse, else the
+// top-level warehouse), sigv4 with the AWS credentials of storage.s3's chain.
+Result<RestCatalogOptions> RestCatalogOptionsFromConfig(const FloeConfig& config);
 
 }  // namespace floe::catalog

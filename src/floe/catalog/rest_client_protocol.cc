@@ -1,5 +1,7 @@
 #include "floe/catalog/rest_client_protocol.h"
 
+#include <cstdlib>
+
 #include "floe/core/percent_encoding.h"
 #include "floe/iceberg/table_metadata_json.h"
 #include "floe/schema/json.h"
@@ -354,11 +356,20 @@ Result<OAuthToken> ParseOAuthTokenResponse(long http_status, std::string_view bo
                                std::to_string(http_status) + " " + detail);
   }
   if (!j.is_object() || !j.contains("access_token") || !j["access_token"].is_string()) {
-    return Status::Unavailable("REST catalog: OAuth2 token response has no access_token: " + Snippet(body));
+    return Status::Unavailable("REST catalog: OAuth2 token response has no access_token (" +
+                               std::string(j.is_object() ? "a JSON object without it" : "not a JSON object") + ")");
   }
   OAuthToken token;
   token.access_token = j["access_token"].get<std::string>();
-  if (j.contains("expires_in") && j["expires_in"].is_number_integer()) token.expires_in_seconds = j["expires_in"].get<long>();
+  if (auto it = j.find("expires_in"); it != j.end()) {
+    if (it->is_number_integer()) token.expires_in_seconds = it->get<long>();
+    if (it->is_string()) {
+      const std::string text = it->get<std::string>();
+      char* end = nullptr;
+      const long seconds = std::strtol(text.c_str(), &end, 10);
+      if (!text.empty() && end && *end == '\0') token.expires_in_seconds = seconds;
+    }
+  }
   return token;
 }
 

@@ -23,6 +23,8 @@ inline constexpr std::string_view kDefaultNamespaceSeparator = "%1F";
 inline constexpr std::string_view kPropPrefix = "prefix";
 inline constexpr std::string_view kPropNamespaceSeparator = "namespace-separator";
 inline constexpr std::string_view kPropToken = "token";
+inline constexpr std::string_view kPropUri = "uri";  // a server override moves the service
+inline constexpr std::string_view kPropOAuth2ServerUri = "oauth2-server-uri";
 inline constexpr std::string_view kPropHeaderPrefix = "header.";  // header.X-Foo=bar -> "X-Foo: bar"
 
 // Names are percent-encoded with core/percent_encoding.h (all but RFC 3986's unreserved).
@@ -152,7 +154,9 @@ struct OAuthToken {
   std::string access_token;
   std::optional<long> expires_in_seconds;
 };
-// OAuthTokenResponse; an OAuthError body ({"error": "invalid_client", …}) is kUnavailable.
+// OAuthTokenResponse (expires_in a number, or a string of one, as some servers send it); an
+// OAuthError body ({"error": "invalid_client", …}) is kUnavailable. Messages never quote a
+// successful answer's body, which may hold a token under another name.
 Result<OAuthToken> ParseOAuthTokenResponse(long http_status, std::string_view body);
 
 }  // namespace floe::catalog::rest

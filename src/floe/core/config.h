@@ -67,6 +67,19 @@ struct CatalogConfig {
   // The served catalog hands out short-lived, table-scoped read credentials (STS on
   // storage.s3.role_arn) with LoadTable, so engines need no keys of their own.
   bool vend_credentials = false;
+  // type rest (docs/rest-catalog-client.md): OAuth2 client credentials "id:secret" (instead of
+  // token; resolved, never printed), their token endpoint (empty: <uri>/v1/oauth/tokens) and
+  // scope; the warehouse sent to /v1/config (empty: the top-level warehouse); SigV4 signing of
+  // every request with storage.s3's AWS credential chain (region empty: the chain's).
+  std::string credential;
+  std::string oauth2_server_uri;
+  std::string scope = "catalog";
+  std::string warehouse;
+  struct SigV4 {
+    std::string region;
+    std::string service = "execute-api";  // glue | s3tables | execute-api
+  };
+  std::optional<SigV4> sigv4;
 };
 
 struct AdminConfig {

@@ -103,6 +103,51 @@ void CheckUnityTopics(ConfigReader& r, const YAML::Node& root, const FloeConfig&
   }
 }
 
+// catalog.type rest: OAuth2 client credentials, /v1/config's warehouse, SigV4 signing.
+const std::vector<std::string> kRestKeys = {"credential", "oauth2_server_uri", "scope", "warehouse", "sigv4"};
+const std::vector<std::pair<std::string, std::string>> kSigV4Services = {
+    {"glue", "glue"}, {"s3tables", "s3tables"}, {"execute-api", "execute-api"}};
+
+void ReadRestCatalog(ConfigReader& r, const YAML::Node& node, CatalogConfig& c) {
+  const std::string path = "catalog";
+  if (c.type != CatalogType::kRest) {
+    for (const auto& key : kRestKeys) {
+      if (node[key]) r.Error(node[key], path + "." + key, "only with type: rest");
+    }
+    return;
+  }
+  ReadSecret(r, node, path, "credential", c.credential);
+  ReadSecret(r, node, path, "oauth2_server_uri", c.oauth2_server_uri);
+  r.Assign(node, path, "scope", c.scope);
+  r.Assign(node, path, "warehouse", c.warehouse);
+  if (!c.credential.empty() && !c.token.empty()) {
+    r.Error(node["credential"], path + ".credential",
+            "not with catalog.token: the token is either static (token) or fetched with OAuth2 client credentials "
+            "(credential), not both");
+  }
+  if (node["credential"] && c.credential.empty()) {
+    r.Error(node["credential"], path + ".credential", "is empty (expected client_id:client_secret)");
+  } else if (!c.credential.empty() && c.credential.back() == ':') {
+    r.Error(node["credential"], path + ".credential", "has no secret after the ':' (expected client_id:client_secret)");
+  }
+  if (!c.oauth2_server_uri.empty()) {
+    if (c.credential.empty()) {
+      r.Error(node["oauth2_server_uri"], path + ".oauth2_server_uri", "only with catalog.credential");
+    }
+    if (c.oauth2_server_uri.rfind("http://", 0) != 0 && c.oauth2_server_uri.rfind("https://", 0) != 0) {
+      r.Error(node["oauth2_server_uri"], path + ".oauth2_server_uri", "must start with http:// or https://");
+    }
+  }
+  if (node["scope"] && c.credential.empty()) r.Error(node["scope"], path + ".scope", "only with catalog.credential");
+  const YAML::Node sigv4 = node["sigv4"];
+  if (!sigv4.IsDefined() || sigv4.IsNull()) return;
+  if (!r.ExpectMap(sigv4, path + ".sigv4", {"region", "service"})) return;
+  CatalogConfig::SigV4 s;
+  ReadSecret(r, sigv4, path + ".sigv4", "region", s.region);
+  if (auto v = r.Choice(sigv4, path + ".sigv4", "service", kSigV4Services)) s.service = *v;
+  c.sigv4 = s;
+}
+
 }  // namespace
 
 void ReadCatalog(ConfigReader& r, const YAML::Node& cat, const StorageConfig& storage, CatalogConfig& c) {
@@ -110,6 +155,7 @@ void ReadCatalog(ConfigReader& r, const YAML::Node& cat, const StorageConfig& st
   if (!r.ExpectMap(cat, "catalog", [] {
         std::vector<std::string> keys = {"type", "uri", "listen", "token", "vend_credentials", "unity_catalog"};
         keys.insert(keys.end(), kGlueKeys.begin(), kGlueKeys.end());
+        keys.insert(keys.end(), kRestKeys.begin(), kRestKeys.end());
         return keys;
       }()))
     return;
@@ -119,6 +165,7 @@ void ReadCatalog(ConfigReader& r, const YAML::Node& cat, const StorageConfig& st
   ReadUnityCatalog(r, cat, c);
   r.Assign(cat, "catalog", "listen", c.listen);
   ReadSecret(r, cat, "catalog", "token", c.token);
+  ReadRestCatalog(r, cat, c);
   if (auto v = r.Choice(cat, "catalog", "vend_credentials", kBooleans)) c.vend_credentials = *v;
   if (c.vend_credentials && (!storage.s3 || storage.s3->role_arn.empty())) {
     r.Error(cat["vend_credentials"], "catalog.vend_credentials",

@@ -1,18 +1,46 @@
 #include "floe/storage/oauth_token.h"
 
 #include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
 
 #include "floe/core/percent_encoding.h"
 #include "floe/storage/object_put.h"
 
 namespace floe::storage {
 
+TokenCache::TokenCache(Fetch fetch, Margin margin, Clock clock)
+    : fetch_(std::move(fetch)),
+      margin_(margin ? std::move(margin) : [](auto) -> std::chrono::system_clock::duration { return std::chrono::minutes(1); }),
+      clock_(clock ? std::move(clock) : [] { return std::chrono::system_clock::now(); }) {}
+
 Result<std::string> TokenCache::Get() {
   std::lock_guard lock(mutex_);
-  if (token_.value.empty() || token_.expires - std::chrono::minutes(1) <= std::chrono::system_clock::now()) {
-    FLOE_ASSIGN_OR_RETURN(token_, fetch_());
+  const auto now = clock_();
+  if (!token_.value.empty() && now < refresh_at_) return token_.value;
+  auto fetched = fetch_();
+  if (!fetched.ok()) {
+    if (!token_.value.empty() && now < token_.expires) {
+      spdlog::warn("token refresh failed, the current token is used until it expires: {}", fetched.status().ToString());
+      return token_.value;
+    }
+    return fetched.status();
   }
+  token_ = std::move(fetched).value();
+  refresh_at_ = token_.expires == std::chrono::system_clock::time_point::max()
+                    ? token_.expires
+                    : token_.expires - margin_(token_.expires - now);
   return token_.value;
+}
+
+void TokenCache::Invalidate(const std::string& token) {
+  std::lock_guard lock(mutex_);
+  if (token == token_.value) token_ = AccessToken{};
+}
+
+std::chrono::system_clock::duration IcebergRefreshMargin(std::chrono::system_clock::duration lifetime) {
+  return std::min<std::chrono::system_clock::duration>(lifetime / 10, std::chrono::minutes(5));
 }
 
 Result<AccessToken> RequestToken(const std::string& url, const std::map<std::string, std::string>& form,

@@ -2,27 +2,12 @@
 // (`If-None-Match: *`, honoured by AWS since 2024 and by S3-compatible stores). Delta's
 // commit protocol rests on it. libcurl signs it (CURLOPT_AWS_SIGV4) with the credentials
 // the store's Arrow options hold, so both paths act as the same principal.
-#include <openssl/sha.h>
-
-#include <cstdio>
-
+#include "floe/storage/aws_sigv4.h"
 #include "floe/storage/object_put.h"
 #include "floe/storage/s3_store_internal.h"
 
 namespace floe::storage {
 namespace {
-
-std::string Sha256Hex(const std::string& data) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
-  std::string hex;
-  char buf[3];
-  for (unsigned char b : digest) {
-    std::snprintf(buf, sizeof buf, "%02x", b);
-    hex += buf;
-  }
-  return hex;
-}
 
 std::string ObjectUrl(const S3Store& store, const std::string& bucket, const std::string& key) {
   const auto& c = store.config;

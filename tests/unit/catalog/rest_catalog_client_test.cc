@@ -499,6 +499,136 @@ TEST_F(RestCatalogClientFlow, OAuthClientCredentials) {
   EXPECT_TRUE(steps_.empty());
 }
 
+TEST_F(RestCatalogClientFlow, OAuthTokenIsRefreshedBeforeItExpires) {
+  auto now = std::chrono::system_clock::time_point{} + std::chrono::hours(1000);
+  Expect("POST", "http://cat/v1/oauth/tokens", 200, R"({"access_token": "first", "expires_in": 100})");
+  Expect("GET", "http://cat/v1/config", 200, "{}");
+  RestCatalogOptions o;
+  o.uri = "http://cat";
+  o.credential = "client:s3cret";
+  o.clock = [&] { return now; };
+  auto client = Open(o);
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  now += std::chrono::seconds(89);  // Iceberg's window: refresh 10% (at most 5 min) before expiry
+  Expect("GET", "http://cat/v1/namespaces/db", 200, R"({"namespace": ["db"], "properties": {}})");
+  ASSERT_TRUE((*client)->LoadNamespaceProperties({"db"}).ok());
+  EXPECT_EQ(Header(sent_.back(), "Authorization"), "Bearer first");
+  now += std::chrono::seconds(1);
+  Expect("POST", "http://cat/v1/oauth/tokens", 200, R"({"access_token": "second", "expires_in": "100"})");
+  Expect("GET", "http://cat/v1/namespaces/db", 200, R"({"namespace": ["db"], "properties": {}})");
+  ASSERT_TRUE((*client)->LoadNamespaceProperties({"db"}).ok());
+  EXPECT_EQ(Header(sent_.back(), "Authorization"), "Bearer second");
+  // The token service is down at the next refresh: the token still lives, so it is used.
+  now += std::chrono::seconds(95);
+  Expect("POST", "http://cat/v1/oauth/tokens", 503, "");
+  Expect("GET", "http://cat/v1/namespaces/db", 200, R"({"namespace": ["db"], "properties": {}})");
+  ASSERT_TRUE((*client)->LoadNamespaceProperties({"db"}).ok());
+  EXPECT_EQ(Header(sent_.back(), "Authorization"), "Bearer second");
+  // Expired and still no token service: the call fails without sending the dead token.
+  now += std::chrono::seconds(10);
+  Expect("POST", "http://cat/v1/oauth/tokens", 503, R"({"error": "temporarily_unavailable"})");
+  auto failed = (*client)->LoadNamespaceProperties({"db"});
+  EXPECT_EQ(failed.status().code(), StatusCode::kUnavailable);
+  EXPECT_EQ(failed.status().message().find("s3cret"), std::string::npos);
+  EXPECT_TRUE(steps_.empty());
+}
+
+TEST_F(RestCatalogClientFlow, OAuthFallsBackToHttpBasicClientAuthentication) {
+  Expect("POST", "http://idp/token", 401, R"({"error": "invalid_client"})");
+  Expect("POST", "http://idp/token", 200, R"({"access_token": "tok"})");
+  Expect("GET", "http://cat/v1/config", 200, "{}");
+  RestCatalogOptions o;
+  o.uri = "http://cat";
+  o.credential = "client:s3cret";
+  o.oauth2_server_uri = "http://idp/token";
+  o.scope = "PRINCIPAL_ROLE:ALL";
+  auto client = Open(o);
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  EXPECT_EQ(sent_.at(0).body,
+            "grant_type=client_credentials&client_id=client&client_secret=s3cret&scope=PRINCIPAL_ROLE%3AALL");
+  // base64("client:s3cret"), and the secret no longer in the form (one client authentication).
+  EXPECT_EQ(Header(sent_.at(1), "Authorization"), "Basic Y2xpZW50OnMzY3JldA==");
+  EXPECT_EQ(sent_.at(1).body, "grant_type=client_credentials&scope=PRINCIPAL_ROLE%3AALL");
+  EXPECT_EQ(Header(sent_.at(2), "Authorization"), "Bearer tok");
+  // The next fetch (after a 401) goes straight to Basic.
+  Expect("GET", "http://cat/v1/namespaces/db", 401, ErrorBody(401, "NotAuthorizedException", "expired"));
+  Expect("POST", "http://idp/token", 200, R"({"access_token": "tok2"})");
+  Expect("GET", "http://cat/v1/namespaces/db", 200, R"({"namespace": ["db"], "properties": {}})");
+  ASSERT_TRUE((*client)->LoadNamespaceProperties({"db"}).ok());
+  EXPECT_EQ(Header(sent_.at(4), "Authorization"), "Basic Y2xpZW50OnMzY3JldA==");
+  EXPECT_EQ(Header(sent_.back(), "Authorization"), "Bearer tok2");
+  EXPECT_TRUE(steps_.empty());
+}
+
+TEST_F(RestCatalogClientFlow, OAuthRefusedBothWaysNamesTheErrorNotTheSecret) {
+  Expect("POST", "http://cat/v1/oauth/tokens", 401, R"({"error": "invalid_client", "error_description": "bad"})");
+  Expect("POST", "http://cat/v1/oauth/tokens", 401, R"({"error": "invalid_client", "error_description": "bad"})");
+  RestCatalogOptions o;
+  o.uri = "http://cat";
+  o.credential = "client:s3cret";
+  auto client = Open(o);
+  EXPECT_EQ(client.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(client.status().message().find("invalid_client: bad"), std::string::npos) << client.status().ToString();
+  EXPECT_EQ(client.status().message().find("s3cret"), std::string::npos);
+  EXPECT_TRUE(steps_.empty());
+}
+
+TEST_F(RestCatalogClientFlow, ConfigUriOverrideMovesTheServiceAndTheTokenEndpoint) {
+  Expect("POST", "http://cat/v1/oauth/tokens", 200, R"({"access_token": "a"})");
+  Expect("GET", "http://cat/v1/config?warehouse=lake", 200,
+         R"({"defaults": {"uri": "http://ignored"}, "overrides": {"uri": "http://moved/api/", "prefix": "lake"}})");
+  RestCatalogOptions o;
+  o.uri = "http://cat";
+  o.warehouse = "lake";
+  o.credential = "client:s3cret";
+  auto client = Open(o);
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  Expect("GET", "http://moved/api/v1/lake/namespaces/db", 401, ErrorBody(401, "NotAuthorizedException", "expired"));
+  Expect("POST", "http://moved/api/v1/oauth/tokens", 200, R"({"access_token": "b"})");
+  Expect("GET", "http://moved/api/v1/lake/namespaces/db", 200, R"({"namespace": ["db"], "properties": {}})");
+  ASSERT_TRUE((*client)->LoadNamespaceProperties({"db"}).ok());
+  EXPECT_TRUE(steps_.empty());
+  // A server that points the client somewhere that is not http(s) is refused.
+  Expect("GET", "http://cat/v1/config", 200, R"({"overrides": {"uri": "file:///etc"}})");
+  RestCatalogOptions plain;
+  plain.uri = "http://cat";
+  EXPECT_EQ(Open(plain).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST_F(RestCatalogClientFlow, SigV4SignsCatalogRequestsNotTokenRequests) {
+  Expect("POST", "http://cat/v1/oauth/tokens", 200, R"({"access_token": "bear"})");
+  Expect("GET", "http://cat/v1/config?warehouse=123", 200, "{}");
+  RestCatalogOptions o;
+  o.uri = "http://cat";
+  o.warehouse = "123";
+  o.credential = "client:s3cret";
+  o.sigv4 = storage::SigV4Scope{"eu-west-1", "glue"};
+  int asked = 0;
+  o.aws_credentials = [&]() -> Result<storage::AwsCredentials> {
+    if (++asked > 2) return Status::IoError("no AWS credentials found");
+    return storage::AwsCredentials{"AKID", "SECRET", "SESSION"};
+  };
+  auto client = Open(o);
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  EXPECT_EQ(Header(sent_.at(0), "Authorization"), "");
+  EXPECT_EQ(Header(sent_.at(0), "x-amz-date"), "");
+  const auto& config = sent_.at(1);
+  EXPECT_EQ(Header(config, "Authorization").rfind("AWS4-HMAC-SHA256 Credential=AKID/", 0), 0u)
+      << Header(config, "Authorization");
+  EXPECT_NE(Header(config, "Authorization").find("/eu-west-1/glue/aws4_request"), std::string::npos);
+  EXPECT_EQ(Header(config, "Original-Authorization"), "Bearer bear");
+  EXPECT_EQ(Header(config, "x-amz-security-token"), "SESSION");
+  Expect("GET", "http://cat/v1/namespaces/db", 200, R"({"namespace": ["db"], "properties": {}})");
+  ASSERT_TRUE((*client)->LoadNamespaceProperties({"db"}).ok());
+  // No credentials: the request is not sent unsigned.
+  const auto before = sent_.size();
+  auto unsigned_call = (*client)->LoadNamespaceProperties({"db"});
+  EXPECT_EQ(unsigned_call.status().code(), StatusCode::kIoError);
+  EXPECT_NE(unsigned_call.status().message().find("SigV4"), std::string::npos);
+  EXPECT_EQ(sent_.size(), before);
+  EXPECT_TRUE(steps_.empty());
+}
+
 TEST_F(RestCatalogClientFlow, TransactionsAndRenames) {
   Expect("GET", "http://cat/v1/config", 200, R"({"overrides": {"prefix": "p"}})");
   RestCatalogOptions o;

@@ -37,5 +37,45 @@ TEST(TokenCache, AFailedFetchIsReturnedAndTriedAgainNextTime) {
   EXPECT_EQ(*cache.Get(), "ok");
 }
 
+TEST(TokenCache, IcebergMarginRefreshesATenthOfTheLifetimeAtMostFiveMinutesEarly) {
+  EXPECT_EQ(IcebergRefreshMargin(std::chrono::seconds(100)), std::chrono::seconds(10));
+  EXPECT_EQ(IcebergRefreshMargin(std::chrono::hours(1)), std::chrono::minutes(5));
+  auto now = system_clock::time_point{} + std::chrono::hours(1000);
+  int fetches = 0;
+  bool fail = false;
+  TokenCache cache(
+      [&]() -> Result<AccessToken> {
+        if (fail) return Status::Unavailable("token service down");
+        ++fetches;
+        return AccessToken{"t" + std::to_string(fetches), now + std::chrono::seconds(100)};
+      },
+      IcebergRefreshMargin, [&] { return now; });
+  EXPECT_EQ(*cache.Get(), "t1");
+  now += std::chrono::seconds(89);
+  EXPECT_EQ(*cache.Get(), "t1");
+  now += std::chrono::seconds(1);  // 10 s before expiry: refreshed
+  EXPECT_EQ(*cache.Get(), "t2");
+  // A failed refresh keeps a token that still lives, then fails once it is gone.
+  now += std::chrono::seconds(95);
+  fail = true;
+  EXPECT_EQ(*cache.Get(), "t2");
+  now += std::chrono::seconds(5);
+  EXPECT_EQ(cache.Get().status().code(), StatusCode::kUnavailable);
+}
+
+TEST(TokenCache, InvalidateForgetsOnlyTheRefusedToken) {
+  int fetches = 0;
+  TokenCache cache([&]() -> Result<AccessToken> {
+    ++fetches;
+    return AccessToken{"t" + std::to_string(fetches), system_clock::time_point::max()};
+  });
+  EXPECT_EQ(*cache.Get(), "t1");
+  EXPECT_EQ(*cache.Get(), "t1");  // no expiry announced: kept
+  cache.Invalidate("t0");         // an older token, already replaced
+  EXPECT_EQ(*cache.Get(), "t1");
+  cache.Invalidate("t1");
+  EXPECT_EQ(*cache.Get(), "t2");
+}
+
 }  // namespace
 }  // namespace floe::storage
