@@ -44,7 +44,10 @@ struct Options {
   // REST catalog only.
   std::string token;
   std::string credential;
+  std::string scope = "catalog";
   std::string prefix;
+  std::string sigv4_region;  // set: SigV4-sign with the AWS default chain (AWS_ACCESS_KEY_ID, …)
+  std::string sigv4_service = "execute-api";
   // Test hooks around the first commit attempt.
   std::string signal_prepared;  // written once the first commit is prepared
   std::string wait_for;         // waited for (up to 120 s) before the first commit is sent
@@ -57,7 +60,15 @@ Result<std::unique_ptr<floe::catalog::TableCatalog>> OpenCatalog(const Options& 
     rest.warehouse = o.warehouse;
     rest.token = o.token;
     rest.credential = o.credential;
+    rest.scope = o.scope;
     rest.prefix = o.prefix;
+    if (!o.sigv4_region.empty()) {
+      floe::S3StorageConfig chain;
+      chain.region = o.sigv4_region;
+      FLOE_ASSIGN_OR_RETURN(auto source, floe::storage::AwsCredentialSource::Make(chain));
+      rest.sigv4 = floe::storage::SigV4Scope{o.sigv4_region, o.sigv4_service};
+      rest.aws_credentials = [source] { return source->Current(); };
+    }
     FLOE_ASSIGN_OR_RETURN(auto client, floe::catalog::RestCatalogClient::Open(std::move(rest)));
     return std::unique_ptr<floe::catalog::TableCatalog>(std::move(client));
   }
@@ -219,6 +230,9 @@ int main(int argc, char** argv) {
   app.add_option("--warehouse", o.warehouse, "builtin: where new tables go (required); rest: ?warehouse= for /v1/config");
   app.add_option("--token", o.token, "rest: bearer token");
   app.add_option("--credential", o.credential, "rest: OAuth2 client credentials client_id:client_secret");
+  app.add_option("--scope", o.scope, "rest: OAuth2 scope");
+  app.add_option("--sigv4-region", o.sigv4_region, "rest: SigV4-sign requests (AWS default credential chain)");
+  app.add_option("--sigv4-service", o.sigv4_service, "rest: SigV4 signing name (glue, s3tables, execute-api)");
   app.add_option("--prefix", o.prefix, "rest: client-side prefix (the server's config may override it)");
   app.add_option("--signal-prepared", o.signal_prepared, "test hook: write this file once the first commit is prepared");
   app.add_option("--wait-for", o.wait_for, "test hook: wait until this file exists before the first commit");
