@@ -55,20 +55,17 @@ struct Options {
 
 Result<std::unique_ptr<floe::catalog::TableCatalog>> OpenCatalog(const Options& o) {
   if (o.catalog_type == "rest") {
-    floe::catalog::RestCatalogOptions rest;
-    rest.uri = o.catalog_uri;
-    rest.warehouse = o.warehouse;
-    rest.token = o.token;
-    rest.credential = o.credential;
-    rest.scope = o.scope;
+    // floe.yaml's path to the options, so the tool signs and authenticates as `floe run` does.
+    floe::FloeConfig config;
+    config.warehouse = o.warehouse;
+    config.catalog.type = floe::CatalogType::kRest;
+    config.catalog.uri = o.catalog_uri;
+    config.catalog.token = o.token;
+    config.catalog.credential = o.credential;
+    config.catalog.scope = o.scope;
+    if (!o.sigv4_region.empty()) config.catalog.sigv4 = floe::CatalogConfig::SigV4{o.sigv4_region, o.sigv4_service};
+    FLOE_ASSIGN_OR_RETURN(auto rest, floe::catalog::RestCatalogOptionsFromConfig(config));
     rest.prefix = o.prefix;
-    if (!o.sigv4_region.empty()) {
-      floe::S3StorageConfig chain;
-      chain.region = o.sigv4_region;
-      FLOE_ASSIGN_OR_RETURN(auto source, floe::storage::AwsCredentialSource::Make(chain));
-      rest.sigv4 = floe::storage::SigV4Scope{o.sigv4_region, o.sigv4_service};
-      rest.aws_credentials = [source] { return source->Current(); };
-    }
     FLOE_ASSIGN_OR_RETURN(auto client, floe::catalog::RestCatalogClient::Open(std::move(rest)));
     return std::unique_ptr<floe::catalog::TableCatalog>(std::move(client));
   }

@@ -332,6 +332,13 @@ class RestCatalogClientFlow : public ::testing::Test {
   void Expect(std::string method, std::string url, long status, std::string body = "") {
     steps_.push_back({std::move(method), std::move(url), {status, std::move(body), "", false}});
   }
+  // http://cat with OAuth2 client credentials client:s3cret.
+  static RestCatalogOptions WithCredential() {
+    RestCatalogOptions o;
+    o.uri = "http://cat";
+    o.credential = "client:s3cret";
+    return o;
+  }
   void ExpectTransportFailure(std::string method, std::string url, bool maybe_delivered) {
     steps_.push_back({std::move(method), std::move(url), {0, "", "Connection reset by peer", maybe_delivered}});
   }
@@ -503,9 +510,7 @@ TEST_F(RestCatalogClientFlow, OAuthTokenIsRefreshedBeforeItExpires) {
   auto now = std::chrono::system_clock::time_point{} + std::chrono::hours(1000);
   Expect("POST", "http://cat/v1/oauth/tokens", 200, R"({"access_token": "first", "expires_in": 100})");
   Expect("GET", "http://cat/v1/config", 200, "{}");
-  RestCatalogOptions o;
-  o.uri = "http://cat";
-  o.credential = "client:s3cret";
+  RestCatalogOptions o = WithCredential();
   o.clock = [&] { return now; };
   auto client = Open(o);
   ASSERT_TRUE(client.ok()) << client.status().ToString();
@@ -537,9 +542,7 @@ TEST_F(RestCatalogClientFlow, OAuthFallsBackToHttpBasicClientAuthentication) {
   Expect("POST", "http://idp/token", 401, R"({"error": "invalid_client"})");
   Expect("POST", "http://idp/token", 200, R"({"access_token": "tok"})");
   Expect("GET", "http://cat/v1/config", 200, "{}");
-  RestCatalogOptions o;
-  o.uri = "http://cat";
-  o.credential = "client:s3cret";
+  RestCatalogOptions o = WithCredential();
   o.oauth2_server_uri = "http://idp/token";
   o.scope = "PRINCIPAL_ROLE:ALL";
   auto client = Open(o);
@@ -563,9 +566,7 @@ TEST_F(RestCatalogClientFlow, OAuthFallsBackToHttpBasicClientAuthentication) {
 TEST_F(RestCatalogClientFlow, OAuthRefusedBothWaysNamesTheErrorNotTheSecret) {
   Expect("POST", "http://cat/v1/oauth/tokens", 401, R"({"error": "invalid_client", "error_description": "bad"})");
   Expect("POST", "http://cat/v1/oauth/tokens", 401, R"({"error": "invalid_client", "error_description": "bad"})");
-  RestCatalogOptions o;
-  o.uri = "http://cat";
-  o.credential = "client:s3cret";
+  RestCatalogOptions o = WithCredential();
   auto client = Open(o);
   EXPECT_EQ(client.status().code(), StatusCode::kUnavailable);
   EXPECT_NE(client.status().message().find("invalid_client: bad"), std::string::npos) << client.status().ToString();
@@ -577,10 +578,8 @@ TEST_F(RestCatalogClientFlow, ConfigUriOverrideMovesTheServiceAndTheTokenEndpoin
   Expect("POST", "http://cat/v1/oauth/tokens", 200, R"({"access_token": "a"})");
   Expect("GET", "http://cat/v1/config?warehouse=lake", 200,
          R"({"defaults": {"uri": "http://ignored"}, "overrides": {"uri": "http://moved/api/", "prefix": "lake"}})");
-  RestCatalogOptions o;
-  o.uri = "http://cat";
+  RestCatalogOptions o = WithCredential();
   o.warehouse = "lake";
-  o.credential = "client:s3cret";
   auto client = Open(o);
   ASSERT_TRUE(client.ok()) << client.status().ToString();
   Expect("GET", "http://moved/api/v1/lake/namespaces/db", 401, ErrorBody(401, "NotAuthorizedException", "expired"));
@@ -598,10 +597,8 @@ TEST_F(RestCatalogClientFlow, ConfigUriOverrideMovesTheServiceAndTheTokenEndpoin
 TEST_F(RestCatalogClientFlow, SigV4SignsCatalogRequestsNotTokenRequests) {
   Expect("POST", "http://cat/v1/oauth/tokens", 200, R"({"access_token": "bear"})");
   Expect("GET", "http://cat/v1/config?warehouse=123", 200, "{}");
-  RestCatalogOptions o;
-  o.uri = "http://cat";
+  RestCatalogOptions o = WithCredential();
   o.warehouse = "123";
-  o.credential = "client:s3cret";
   o.sigv4 = storage::SigV4Scope{"eu-west-1", "glue"};
   int asked = 0;
   o.aws_credentials = [&]() -> Result<storage::AwsCredentials> {
