@@ -25,6 +25,10 @@
 
 #include "floe/core/result.h"
 
+namespace floe::iceberg {
+struct TableMetadata;
+}  // namespace floe::iceberg
+
 namespace floe::catalog {
 
 using Namespace = std::vector<std::string>;  // multi-level: {"a", "b"} is "a.b"
@@ -48,6 +52,9 @@ struct SwapRequest {
   TableIdentifier id;
   std::string expected;
   std::string next;
+  // The metadata `next` names, when the caller has it (IcebergCatalog always does; not owned):
+  // a store that mirrors part of it beside the pointer writes that in the same swap.
+  const iceberg::TableMetadata* metadata = nullptr;
 };
 
 class Catalog {
@@ -84,6 +91,15 @@ class Catalog {
   // Several swaps in one database transaction: all take effect or none does (the first
   // failing one's status is returned). Multi-table commits of the REST API use this.
   virtual Status SwapMetadataLocations(const std::vector<SwapRequest>& swaps) = 0;
+  // CreateTable with the metadata `metadata_location` names, for a store that mirrors part of it
+  // beside the pointer in the same write: AWS Glue keeps the table's location and column list
+  // for engines and consoles that read Glue rather than the metadata file (glue_catalog.h).
+  // IcebergCatalog creates through this (and swaps with SwapRequest::metadata); the default
+  // keeps the pointer alone, which is all the SQL catalog stores.
+  virtual Status CreateTableWithMetadata(const TableIdentifier& id, const std::string& metadata_location,
+                                         const iceberg::TableMetadata& /*metadata*/) {
+    return CreateTable(id, metadata_location);
+  }
   // kNotFound. Only the catalog entry goes; the table's files stay.
   virtual Status DropTable(const TableIdentifier& id) = 0;
   // Moves the entry, also across namespaces; the metadata location is unchanged.

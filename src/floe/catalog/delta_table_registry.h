@@ -26,8 +26,9 @@ class DeltaTableRegistry {
                                     const std::string& schema_string) = 0;
 };
 
-// The registry catalog.type asks for: Unity Catalog for `unity`; nullptr where the catalog
-// keeps no Delta tables (builtin, rest: Delta tables are found by their location).
+// The registry catalog.type asks for: Unity Catalog for `unity`, AWS Glue for `glue`
+// (glue_delta_registry.h); nullptr where the catalog keeps no Delta tables (builtin, rest: Delta
+// tables are found by their location).
 Result<std::unique_ptr<DeltaTableRegistry>> OpenDeltaTableRegistry(const FloeConfig& config);
 
 }  // namespace floe::catalog

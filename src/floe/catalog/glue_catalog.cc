@@ -4,13 +4,19 @@
 
 #include <algorithm>
 #include <regex>
+#include <set>
 
-#include "floe/storage/aws_credentials.h"
+#include "floe/catalog/glue_columns.h"
+#include "floe/catalog/glue_json_internal.h"
+#include "floe/iceberg/table_metadata.h"
 
 namespace floe::catalog {
 namespace {
 
 using nlohmann::json;
+using glue_internal::Member;
+using glue_internal::Reworded;
+using glue_internal::StringField;
 
 // What Iceberg's GlueTableOperations writes and reads (BaseMetastoreTableOperations' names).
 constexpr const char* kTableType = "table_type";
@@ -18,30 +24,31 @@ constexpr const char* kIceberg = "ICEBERG";
 constexpr const char* kMetadataLocation = "metadata_location";
 constexpr const char* kPreviousMetadataLocation = "previous_metadata_location";
 
-// The fields of a GetTable answer that UpdateTable's TableInput takes back. UpdateTable replaces
-// the whole definition, so everything others set (Athena's parameters, columns, partition keys)
-// is carried over; the rest (CreateTime, VersionId, DatabaseName, …) is not input and Glue
-// refuses it.
-constexpr const char* kTableInputFields[] = {"Name",          "Description",   "Owner",     "Retention",
-                                             "StorageDescriptor", "PartitionKeys", "TableType", "Parameters",
-                                             "TargetTable",   "ViewOriginalText", "ViewExpandedText"};
-
-// Keeps the code, puts Iceberg's own wording first and Glue's detail after it.
-Status Reworded(const Status& st, StatusCode code, const std::string& text) {
-  if (st.code() != code) return st;
-  return Status(code, text + " (" + st.message() + ")");
+// What Iceberg's GlueCatalog sets from the metadata (setTableInputInformation): the storage
+// descriptor's location and columns, and the description from the "comment" property. Other
+// storage descriptor fields someone else set (SerDe, formats) are kept.
+void DescribeFromMetadata(json& input, const iceberg::TableMetadata& metadata) {
+  json descriptor = Member(input, "StorageDescriptor", json::object());
+  if (!descriptor.is_object()) descriptor = json::object();
+  descriptor["Columns"] = GlueColumns(metadata, Member(descriptor, "Columns", json()));
+  descriptor["Location"] = metadata.location;
+  input["StorageDescriptor"] = std::move(descriptor);
+  if (auto comment = metadata.Property("comment")) input["Description"] = std::string(*comment);
 }
 
-std::string StringField(const json& object, const char* key) {
-  if (!object.is_object() || !object.contains(key) || !object[key].is_string()) return "";
-  return object[key].get<std::string>();
-}
-
-// A copy of object[key], or `fallback` when it is missing: nlohmann's value() with a temporary
-// default can hand back a reference to that temporary.
-json Member(const json& object, const char* key, json fallback) {
-  if (object.is_object() && object.contains(key)) return object[key];
-  return fallback;
+// Pages of a Glue listing: calls `page(token)` from the first page ("") until Glue answers
+// without a NextToken. A token Glue already gave is an error, not an endless loop.
+template <typename Page>
+Status ForEachPage(const std::string& what, Page&& page) {
+  std::set<std::string> seen;
+  std::string token;
+  do {
+    FLOE_ASSIGN_OR_RETURN(token, page(token));
+    if (!token.empty() && !seen.insert(token).second) {
+      return Status::IoError(what + ": Glue returned the NextToken '" + token + "' twice");
+    }
+  } while (!token.empty());
+  return Status::OK();
 }
 
 bool IsIcebergTable(const json& table) {
@@ -73,14 +80,13 @@ class GlueCatalog final : public Catalog {
       FLOE_RETURN_IF_ERROR(GetDatabase(parent).status());
       return out;
     }
-    std::string token;
-    do {
+    FLOE_RETURN_IF_ERROR(ForEachPage("Glue GetDatabases", [&](const std::string& token) -> Result<std::string> {
       json request = json::object();
       if (!token.empty()) request["NextToken"] = token;
       FLOE_ASSIGN_OR_RETURN(auto answer, client_.Call("GetDatabases", request, "Glue GetDatabases"));
       for (const auto& db : Member(answer, "DatabaseList", json::array())) out.push_back({StringField(db, "Name")});
-      token = StringField(answer, "NextToken");
-    } while (!token.empty());
+      return StringField(answer, "NextToken");
+    }));
     std::sort(out.begin(), out.end());
     return out;
   }
@@ -136,20 +142,12 @@ class GlueCatalog final : public Catalog {
   }
 
   Status CreateTable(const TableIdentifier& id, const std::string& metadata_location) override {
-    FLOE_RETURN_IF_ERROR(ValidateGlueTableIdentifier(id));
-    FLOE_RETURN_IF_ERROR(ValidateMetadataLocation(metadata_location));
-    json input = {{"Name", id.name},
-                  {"TableType", "EXTERNAL_TABLE"},
-                  {"Parameters", {{kTableType, kIceberg}, {kMetadataLocation, metadata_location}}}};
-    if (auto location = TableLocationOfMetadata(metadata_location); !location.empty()) {
-      input["StorageDescriptor"] = {{"Location", location}};
-    }
-    auto answer = client_.Call("CreateTable", {{"DatabaseName", id.ns[0]}, {"TableInput", input}},
-                               "Glue CreateTable " + Name(id));
-    if (!answer.ok() && answer.status().code() == StatusCode::kNotFound) {
-      return Reworded(answer.status(), StatusCode::kNotFound, "Namespace does not exist: " + id.ns[0]);
-    }
-    return Reworded(answer.status(), StatusCode::kAlreadyExists, "Table already exists: " + Name(id));
+    return Create(id, metadata_location, nullptr);
+  }
+
+  Status CreateTableWithMetadata(const TableIdentifier& id, const std::string& metadata_location,
+                                 const iceberg::TableMetadata& metadata) override {
+    return Create(id, metadata_location, &metadata);
   }
 
   Result<TableRecord> LoadTable(const TableIdentifier& id) override {
@@ -159,35 +157,13 @@ class GlueCatalog final : public Catalog {
   }
 
   Status SwapMetadataLocation(const TableIdentifier& id, const std::string& expected, const std::string& next) override {
-    FLOE_RETURN_IF_ERROR(ValidateMetadataLocation(next));
-    FLOE_ASSIGN_OR_RETURN(auto table, GetIcebergTable(id));
-    const std::string current = StringField(table["Parameters"], kMetadataLocation);
-    if (current != expected) {
-      return Status::Conflict("Commit failed: " + Name(id) + "'s metadata location is " + current +
-                              ", not the expected " + expected + " (another writer committed)");
-    }
-    json input = json::object();
-    for (const char* field : kTableInputFields) {
-      if (table.contains(field)) input[field] = table[field];
-    }
-    input["Parameters"][kMetadataLocation] = next;
-    input["Parameters"][kPreviousMetadataLocation] = expected;
-    json request = {{"DatabaseName", id.ns[0]}, {"TableInput", input}};
-    // Glue's optimistic lock: refused with ConcurrentModificationException (kConflict) if the
-    // table changed since the GetTable above, so the location check and the write are one step.
-    if (auto version = StringField(table, "VersionId"); !version.empty()) request["VersionId"] = version;
-    auto answer = client_.Call("UpdateTable", request, "Glue UpdateTable " + Name(id));
-    if (!answer.ok() && answer.status().code() == StatusCode::kConflict) {
-      return Status::Conflict("Commit failed: " + Name(id) + " was changed by another writer since it was read (" +
-                              answer.status().message() + ")");
-    }
-    return Reworded(answer.status(), StatusCode::kNotFound, "Table does not exist: " + Name(id));
+    return Swap({id, expected, next});
   }
 
   // Glue has no transaction over several tables: the swaps run one after the other, and a
   // failure leaves the earlier ones in place (each is still a correct compare-and-swap).
   Status SwapMetadataLocations(const std::vector<SwapRequest>& swaps) override {
-    for (const auto& s : swaps) FLOE_RETURN_IF_ERROR(SwapMetadataLocation(s.id, s.expected, s.next));
+    for (const auto& s : swaps) FLOE_RETURN_IF_ERROR(Swap(s));
     return Status::OK();
   }
 
@@ -204,6 +180,52 @@ class GlueCatalog final : public Catalog {
 
  private:
   static std::string Name(const TableIdentifier& id) { return TableIdentifierToString(id); }
+
+  Status Create(const TableIdentifier& id, const std::string& metadata_location, const iceberg::TableMetadata* metadata) {
+    FLOE_RETURN_IF_ERROR(ValidateGlueTableIdentifier(id));
+    FLOE_RETURN_IF_ERROR(ValidateMetadataLocation(metadata_location));
+    json input = {{"Name", id.name},
+                  {"TableType", "EXTERNAL_TABLE"},
+                  {"Parameters", {{kTableType, kIceberg}, {kMetadataLocation, metadata_location}}}};
+    if (metadata) {
+      DescribeFromMetadata(input, *metadata);
+    } else if (auto location = TableLocationOfMetadata(metadata_location); !location.empty()) {
+      input["StorageDescriptor"] = {{"Location", location}};
+    }
+    auto answer = client_.Call("CreateTable", {{"DatabaseName", id.ns[0]}, {"TableInput", input}},
+                               "Glue CreateTable " + Name(id));
+    if (!answer.ok() && answer.status().code() == StatusCode::kNotFound) {
+      return Reworded(answer.status(), StatusCode::kNotFound, "Namespace does not exist: " + id.ns[0]);
+    }
+    return Reworded(answer.status(), StatusCode::kAlreadyExists, "Table already exists: " + Name(id));
+  }
+
+  Status Swap(const SwapRequest& swap) {
+    const TableIdentifier& id = swap.id;
+    const std::string& expected = swap.expected;
+    const std::string& next = swap.next;
+    FLOE_RETURN_IF_ERROR(ValidateMetadataLocation(next));
+    FLOE_ASSIGN_OR_RETURN(auto table, GetIcebergTable(id));
+    const std::string current = StringField(table["Parameters"], kMetadataLocation);
+    if (current != expected) {
+      return Status::Conflict("Commit failed: " + Name(id) + "'s metadata location is " + current +
+                              ", not the expected " + expected + " (another writer committed)");
+    }
+    json input = glue_internal::TableInputOf(table);
+    input["Parameters"][kMetadataLocation] = next;
+    input["Parameters"][kPreviousMetadataLocation] = expected;
+    if (swap.metadata) DescribeFromMetadata(input, *swap.metadata);
+    json request = {{"DatabaseName", id.ns[0]}, {"TableInput", input}};
+    // Glue's optimistic lock: refused with ConcurrentModificationException (kConflict) if the
+    // table changed since the GetTable above, so the location check and the write are one step.
+    if (auto version = StringField(table, "VersionId"); !version.empty()) request["VersionId"] = version;
+    auto answer = client_.Call("UpdateTable", request, "Glue UpdateTable " + Name(id));
+    if (!answer.ok() && answer.status().code() == StatusCode::kConflict) {
+      return Status::Conflict("Commit failed: " + Name(id) + " was changed by another writer since it was read (" +
+                              answer.status().message() + ")");
+    }
+    return Reworded(answer.status(), StatusCode::kNotFound, "Table does not exist: " + Name(id));
+  }
 
   Result<json> GetDatabase(const Namespace& ns) {
     FLOE_RETURN_IF_ERROR(ValidateGlueNamespace(ns));
@@ -227,8 +249,7 @@ class GlueCatalog final : public Catalog {
   Result<std::vector<TableIdentifier>> GetTables(const Namespace& ns, bool iceberg_only) {
     FLOE_RETURN_IF_ERROR(ValidateGlueNamespace(ns));
     std::vector<TableIdentifier> out;
-    std::string token;
-    do {
+    FLOE_RETURN_IF_ERROR(ForEachPage("Glue GetTables " + ns[0], [&](const std::string& token) -> Result<std::string> {
       json request = {{"DatabaseName", ns[0]}};
       if (!token.empty()) request["NextToken"] = token;
       auto answer = client_.Call("GetTables", request, "Glue GetTables " + ns[0]);
@@ -236,8 +257,8 @@ class GlueCatalog final : public Catalog {
       for (const auto& t : Member(*answer, "TableList", json::array())) {
         if (!iceberg_only || IsIcebergTable(t)) out.push_back({ns, StringField(t, "Name")});
       }
-      token = StringField(*answer, "NextToken");
-    } while (!token.empty());
+      return StringField(*answer, "NextToken");
+    }));
     std::sort(out.begin(), out.end());
     return out;
   }
@@ -284,25 +305,10 @@ std::string TableLocationOfMetadata(const std::string& metadata_location) {
 std::unique_ptr<Catalog> MakeGlueCatalog(GlueClient client) { return std::make_unique<GlueCatalog>(std::move(client)); }
 
 Result<std::unique_ptr<Catalog>> OpenGlueCatalog(const GlueCatalogConfig& config) {
-  S3StorageConfig chain;  // the credential fields are storage.s3's
-  chain.region = config.region;
-  chain.credentials = config.credentials;
-  chain.access_key_id = config.access_key_id;
-  chain.secret_access_key = config.secret_access_key;
-  chain.session_token = config.session_token;
-  chain.role_arn = config.role_arn;
-  chain.external_id = config.external_id;
-  auto source = storage::AwsCredentialSource::Make(chain);
-  if (!source.ok()) return source.status().WithContext("catalog (type glue)");
-  std::shared_ptr<storage::AwsCredentialSource> credentials = *source;
-  if (credentials->region().empty()) {
-    return Status::InvalidArgument("catalog.region: no region configured and none found in the AWS chain (AWS_REGION)");
-  }
-  spdlog::info("Glue catalog: region {}, endpoint {}, catalog id {}", credentials->region(),
+  FLOE_ASSIGN_OR_RETURN(auto client, OpenGlueClient(config));
+  spdlog::info("Glue catalog: region {}, endpoint {}, catalog id {}", client.region(),
                config.endpoint.empty() ? "AWS" : config.endpoint,
                config.catalog_id.empty() ? "the caller's account" : config.catalog_id);
-  GlueClient client(config.endpoint, credentials->region(), config.catalog_id,
-                    [credentials] { return credentials->Current(); });
   return MakeGlueCatalog(std::move(client));
 }
 

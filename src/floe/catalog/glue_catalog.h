@@ -7,7 +7,12 @@
 //                (Description) as Iceberg maps them
 //   table      = a Glue table, TableType EXTERNAL_TABLE, Parameters table_type=ICEBERG,
 //                metadata_location, previous_metadata_location; StorageDescriptor.Location the
-//                table location (the metadata file's directory's parent, as Floe lays tables out)
+//                table location and StorageDescriptor.Columns the column list (glue_columns.h),
+//                both from the metadata the new location names (SwapRequest::metadata,
+//                CreateTableWithMetadata), so the columns change in the same UpdateTable as the
+//                pointer; Description the table property "comment" when set. Without metadata
+//                (a bare CreateTable/SwapMetadataLocation) the location is the metadata file's
+//                directory's parent and the columns are left as they are.
 // The swap is GetTable, a check of Parameters.metadata_location against `expected`, then
 // UpdateTable with the VersionId that was read: Glue refuses it with
 // ConcurrentModificationException when another writer updated the table in between, so two
@@ -15,8 +20,8 @@
 // Glue has no multi-table transaction: SwapMetadataLocations swaps one table after the other.
 // Names follow Iceberg's GlueCatalog rules: databases [a-z0-9_]{1,252}, tables [a-z0-9_]{1,255}
 // (Glue stores names lower-cased; Floe refuses upper case instead of silently folding it).
-// Not yet: the Glue column list (StorageDescriptor.Columns with iceberg.field.* parameters),
-// RenameTable (Glue has none; Iceberg emulates it by create + delete).
+// Listings follow NextToken to the last page. Not yet: RenameTable (Glue has none; Iceberg
+// emulates it by create + delete).
 #include <memory>
 
 #include "floe/catalog/catalog.h"
@@ -29,8 +34,7 @@ namespace floe::catalog {
 // Over `client` (tests pass one with a fake transport).
 std::unique_ptr<Catalog> MakeGlueCatalog(GlueClient client);
 
-// Credentials and region from the config's chain (storage/aws_credentials.h), requests to
-// catalog.endpoint or Glue's regional endpoint.
+// Over OpenGlueClient(config) (glue_client.h).
 Result<std::unique_ptr<Catalog>> OpenGlueCatalog(const GlueCatalogConfig& config);
 
 // The naming rules above; messages name the rule.

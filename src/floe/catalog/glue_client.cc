@@ -1,5 +1,10 @@
 #include "floe/catalog/glue_client.h"
 
+#include <spdlog/spdlog.h>
+
+#include <random>
+#include <thread>
+
 #include "floe/storage/retry_metrics.h"
 
 namespace floe::catalog {
@@ -41,6 +46,21 @@ std::string GlueErrorType(const std::string& body) {
 
 namespace {
 
+// Reads change nothing, so a read whose outcome is unknown may simply go again.
+bool ChangesNothing(const std::string& action) {
+  for (const char* prefix : {"Get", "BatchGet", "Search"}) {
+    if (action.rfind(prefix, 0) == 0) return true;
+  }
+  return false;
+}
+
+// A random 50-100 % of `wait`.
+std::chrono::milliseconds Jittered(std::chrono::milliseconds wait) {
+  thread_local std::mt19937 random{std::random_device{}()};
+  std::uniform_int_distribution<long long> half(wait.count() / 2, wait.count());
+  return std::chrono::milliseconds(half(random));
+}
+
 std::string GlueErrorMessage(const std::string& body) {
   const auto json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (!json.is_object()) {
@@ -76,25 +96,63 @@ Status GlueErrorStatus(long code, const std::string& body, const std::string& wh
 }
 
 GlueClient::GlueClient(std::string endpoint, std::string region, std::string catalog_id, Credentials credentials,
-                       Transport transport)
+                       Transport transport, Sleep sleep)
     : endpoint_(std::move(endpoint)),
       region_(std::move(region)),
       catalog_id_(std::move(catalog_id)),
       credentials_(std::move(credentials)),
-      transport_(transport ? std::move(transport) : Transport(storage::SendObjectPut)) {}
+      transport_(transport ? std::move(transport) : Transport(storage::SendObjectPut)),
+      sleep_(sleep ? std::move(sleep) : Sleep([](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); })) {}
 
 Result<nlohmann::json> GlueClient::Call(const std::string& action, nlohmann::json request,
                                         const std::string& what) const {
   if (!catalog_id_.empty()) request["CatalogId"] = catalog_id_;
-  auto credentials = credentials_();
-  if (!credentials.ok()) return credentials.status().WithContext(what);
-  const storage::ObjectPut put = GlueRequest(endpoint_, region_, action, *credentials);
-  FLOE_ASSIGN_OR_RETURN(auto answer, transport_(put, request.dump(), what));
-  if (answer.code < 200 || answer.code >= 300) return GlueErrorStatus(answer.code, answer.body, what);
-  if (answer.body.empty()) return nlohmann::json::object();
-  auto json = nlohmann::json::parse(answer.body, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded()) return Status::IoError(what + ": Glue's answer is not JSON");
-  return json;
+  const std::string body = request.dump();
+  auto wait = kGlueFirstRetryWait;
+  for (int attempt = 1;; ++attempt) {
+    // Asked for before each send: an assumed role's temporary keys are refreshed.
+    auto credentials = credentials_();
+    if (!credentials.ok()) return credentials.status().WithContext(what);
+    const storage::ObjectPut put = GlueRequest(endpoint_, region_, action, *credentials);
+    auto answer = transport_(put, body, what);
+    Status failed;
+    bool refused = false;  // Glue answered that it did nothing
+    if (!answer.ok()) {
+      failed = answer.status();
+    } else if (answer->code < 200 || answer->code >= 300) {
+      failed = GlueErrorStatus(answer->code, answer->body, what);
+      refused = answer->code == 429 || GlueErrorType(answer->body) == "ThrottlingException";
+    } else {
+      if (answer->body.empty()) return nlohmann::json::object();
+      auto json = nlohmann::json::parse(answer->body, nullptr, /*allow_exceptions=*/false);
+      if (json.is_discarded()) return Status::IoError(what + ": Glue's answer is not JSON");
+      return json;
+    }
+    const bool again = failed.code() == StatusCode::kUnavailable && (refused || ChangesNothing(action));
+    if (!again || attempt >= kGlueMaxAttempts) return failed;
+    spdlog::debug("{}: sending again (attempt {} of {}): {}", what, attempt + 1, kGlueMaxAttempts, failed.ToString());
+    sleep_(Jittered(wait));
+    wait *= 2;
+  }
+}
+
+Result<GlueClient> OpenGlueClient(const GlueCatalogConfig& config) {
+  S3StorageConfig chain;  // the credential fields are storage.s3's
+  chain.region = config.region;
+  chain.credentials = config.credentials;
+  chain.access_key_id = config.access_key_id;
+  chain.secret_access_key = config.secret_access_key;
+  chain.session_token = config.session_token;
+  chain.role_arn = config.role_arn;
+  chain.external_id = config.external_id;
+  auto source = storage::AwsCredentialSource::Make(chain);
+  if (!source.ok()) return source.status().WithContext("catalog (type glue)");
+  std::shared_ptr<storage::AwsCredentialSource> credentials = *source;
+  if (credentials->region().empty()) {
+    return Status::InvalidArgument("catalog.region: no region configured and none found in the AWS chain (AWS_REGION)");
+  }
+  return GlueClient(config.endpoint, credentials->region(), config.catalog_id,
+                    [credentials] { return credentials->Current(); });
 }
 
 }  // namespace floe::catalog

@@ -131,7 +131,7 @@ Result<LoadedTable> IcebergCatalog::CreateTable(const NewTable& table, bool stag
   FLOE_ASSIGN_OR_RETURN(auto metadata, iceberg::NewTableMetadata(fresh, spec, order, location, props));
   if (stage_only) return LoadedTable{table.id, "", std::move(metadata)};
   FLOE_ASSIGN_OR_RETURN(auto metadata_location, WriteMetadata(metadata, 0));
-  FLOE_RETURN_IF_ERROR(pointers_->CreateTable(table.id, metadata_location));
+  FLOE_RETURN_IF_ERROR(pointers_->CreateTableWithMetadata(table.id, metadata_location, metadata));
   return LoadedTable{table.id, metadata_location, std::move(metadata)};
 }
 
@@ -144,7 +144,7 @@ Result<LoadedTable> IcebergCatalog::CommitTable(const TableChange& change) {
     FLOE_RETURN_IF_ERROR(pointers_->LoadNamespaceProperties(change.id.ns).status());
     FLOE_ASSIGN_OR_RETURN(auto created, iceberg::CreateFromUpdates(change.updates, iceberg::NowMillis()));
     FLOE_ASSIGN_OR_RETURN(auto location, WriteMetadata(created, 0));
-    FLOE_RETURN_IF_ERROR(pointers_->CreateTable(change.id, location));
+    FLOE_RETURN_IF_ERROR(pointers_->CreateTableWithMetadata(change.id, location, created));
     return LoadedTable{change.id, location, std::move(created)};
   }
   FLOE_ASSIGN_OR_RETURN(auto base, ReadMetadata(record->metadata_location));
@@ -155,7 +155,7 @@ Result<LoadedTable> IcebergCatalog::CommitTable(const TableChange& change) {
   FLOE_ASSIGN_OR_RETURN(auto location, WriteMetadata(next, version));
   // On kConflict another writer won; the file just written is an orphan that nobody
   // references (orphan-file removal deletes it) and the caller retries on fresh metadata.
-  FLOE_RETURN_IF_ERROR(pointers_->SwapMetadataLocation(change.id, record->metadata_location, location));
+  FLOE_RETURN_IF_ERROR(pointers_->SwapMetadataLocations({{change.id, record->metadata_location, location, &next}}));
   return LoadedTable{change.id, location, std::move(next)};
 }
 
@@ -171,6 +171,7 @@ Status IcebergCatalog::CommitTransaction(const std::vector<TableChange>& changes
     const TableChange* change;
     std::string expected;
     std::string next;
+    iceberg::TableMetadata metadata;  // what `next` holds
   };
   std::vector<Planned> planned;
   for (const auto& c : changes) {
@@ -180,10 +181,10 @@ Status IcebergCatalog::CommitTransaction(const std::vector<TableChange>& changes
     FLOE_ASSIGN_OR_RETURN(auto next, iceberg::ApplyUpdates(base, c.updates, iceberg::NowMillis(), record.metadata_location));
     FLOE_ASSIGN_OR_RETURN(auto version, iceberg::NextMetadataVersion(record.metadata_location));
     FLOE_ASSIGN_OR_RETURN(auto location, WriteMetadata(next, version));
-    planned.push_back({&c, record.metadata_location, location});
+    planned.push_back({&c, record.metadata_location, location, std::move(next)});
   }
   std::vector<SwapRequest> swaps;
-  for (const auto& p : planned) swaps.push_back({p.change->id, p.expected, p.next});
+  for (const auto& p : planned) swaps.push_back({p.change->id, p.expected, p.next, &p.metadata});
   return pointers_->SwapMetadataLocations(swaps);
 }
 
@@ -204,7 +205,7 @@ Status IcebergCatalog::DropTable(const TableIdentifier& id, bool purge) {
 
 Result<LoadedTable> IcebergCatalog::RegisterTable(const TableIdentifier& id, const std::string& metadata_location) {
   FLOE_ASSIGN_OR_RETURN(auto metadata, ReadMetadata(metadata_location));
-  FLOE_RETURN_IF_ERROR(pointers_->CreateTable(id, metadata_location));
+  FLOE_RETURN_IF_ERROR(pointers_->CreateTableWithMetadata(id, metadata_location, metadata));
   return LoadedTable{id, metadata_location, std::move(metadata)};
 }
 

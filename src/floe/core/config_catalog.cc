@@ -49,28 +49,6 @@ void ReadGlueCatalog(ConfigReader& r, const YAML::Node& node, bool glue, GlueCat
   }
 }
 
-// Glue's names (docs/catalog.md, "AWS Glue"): one namespace level, [a-z0-9_] only. Checked
-// here so that `floe validate` and the start refuse them, not the first commit.
-void CheckGlueTableNames(ConfigReader& r, const YAML::Node& root, const FloeConfig& c) {
-  static const std::regex kGlueName("[a-z0-9_]{1,252}");    // databases
-  static const std::regex kGlueTable("[a-z0-9_]{1,255}");
-  const std::string rule = "with catalog.type glue, names are one database and one table of lower-case letters, "
-                           "digits and underscores (docs/catalog.md, \"AWS Glue\")";
-  if (!std::regex_match(c.defaults.namespace_name, kGlueName)) {
-    r.Error(root["defaults"] ? root["defaults"] : root, "defaults.namespace",
-            "'" + c.defaults.namespace_name + "': " + rule);
-  }
-  for (std::size_t i = 0; i < c.topics.size(); ++i) {
-    const std::string& table = c.topics[i].table;
-    const auto dot = table.find('.');
-    if (table.empty() || (dot != std::string::npos && std::regex_match(table.substr(0, dot), kGlueName) &&
-                          std::regex_match(table.substr(dot + 1), kGlueTable))) {
-      continue;
-    }
-    r.Error(root["topics"][i], "topics[" + std::to_string(i) + "].table", "'" + table + "': " + rule);
-  }
-}
-
 // catalog.type unity (docs/catalog.md, "Unity Catalog"): the catalog name; uri is required above.
 void ReadUnityCatalog(ConfigReader& r, const YAML::Node& node, CatalogConfig& c) {
   const bool unity = c.type == CatalogType::kUnity;

@@ -174,4 +174,7 @@ void ReadCatalog(ConfigReader& r, const YAML::Node& node, const StorageConfig& s
 // Checks that need the whole config (e.g. Glue's table-name rules over the topics).
 void CheckCatalogNames(ConfigReader& r, const YAML::Node& root, const FloeConfig& c);
 
+// Glue's table-name rules over the topics (config_glue.cc), for CheckCatalogNames.
+void CheckGlueTableNames(ConfigReader& r, const YAML::Node& root, const FloeConfig& c);
+
 }  // namespace floe::config_internal

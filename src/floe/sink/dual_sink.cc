@@ -11,9 +11,15 @@ namespace floe::sink {
 DualSink::DualSink(std::unique_ptr<IcebergSink> iceberg, std::vector<std::string> partition_by)
     : iceberg_(std::move(iceberg)), partition_by_(std::move(partition_by)) {}
 
+void DualSink::RegisterDeltaIn(catalog::DeltaTableRegistry* registry, catalog::TableIdentifier id) {
+  delta_registry_ = registry;
+  delta_id_ = std::move(id);
+}
+
 Result<DeltaSink*> DualSink::Delta(const catalog::LoadedTable& table) {
   if (!delta_) {
     FLOE_ASSIGN_OR_RETURN(delta_, DeltaSink::Open(name(), table.metadata.location, partition_by_));
+    delta_->RegisterIn(delta_registry_, delta_id_);
   }
   return delta_.get();
 }

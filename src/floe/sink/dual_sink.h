@@ -20,6 +20,8 @@ namespace floe::sink {
 class DualSink final : public TableSink {
  public:
   DualSink(std::unique_ptr<IcebergSink> iceberg, std::vector<std::string> partition_by);
+  // The Delta side is registered in `registry` as `id` (DeltaSink::RegisterIn).
+  void RegisterDeltaIn(catalog::DeltaTableRegistry* registry, catalog::TableIdentifier id);
 
   std::string name() const override { return iceberg_->name() + " (iceberg+delta)"; }
   Result<TopicOffsets> LoadOffsets() override;
@@ -35,6 +37,8 @@ class DualSink final : public TableSink {
   std::unique_ptr<IcebergSink> iceberg_;
   std::vector<std::string> partition_by_;
   std::unique_ptr<DeltaSink> delta_;
+  catalog::DeltaTableRegistry* delta_registry_ = nullptr;
+  catalog::TableIdentifier delta_id_;
 };
 
 }  // namespace floe::sink

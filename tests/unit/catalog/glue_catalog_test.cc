@@ -24,6 +24,7 @@ struct Sent {
 struct FakeGlue {
   std::deque<storage::ObjectPutAnswer> answers;
   std::vector<Sent> sent;
+  std::vector<std::chrono::milliseconds> waits;  // the client's waits between retries
 
   GlueClient Client(std::string catalog_id = "") {
     return GlueClient(
@@ -39,7 +40,8 @@ struct FakeGlue {
           auto answer = answers.front();
           answers.pop_front();
           return answer;
-        });
+        },
+        [this](std::chrono::milliseconds wait) { waits.push_back(wait); });
   }
   void Ok(const json& body) { answers.push_back({200, body.dump()}); }
   void Error(long code, const std::string& type, const std::string& message = "detail") {
@@ -201,11 +203,76 @@ TEST(GlueCatalog, SwapThatLosesGluesVersionRaceIsAConflict) {
   EXPECT_EQ(st.message().rfind("Commit failed: lake.orders", 0), 0u) << st.message();
 }
 
-TEST(GlueCatalog, ThrottlingIsUnavailable) {
+TEST(GlueClient, ThrottlingIsSentAgainWithGrowingWaitsThenUnavailable) {
   FakeGlue glue;
-  glue.Error(400, "ThrottlingException", "Rate exceeded");
+  for (int i = 0; i < kGlueMaxAttempts; ++i) glue.Error(400, "ThrottlingException", "Rate exceeded");
   auto catalog = MakeGlueCatalog(glue.Client());
   EXPECT_EQ(catalog->LoadTable(kOrders).status().code(), StatusCode::kUnavailable);
+  EXPECT_EQ(glue.sent.size(), static_cast<std::size_t>(kGlueMaxAttempts));
+  ASSERT_EQ(glue.waits.size(), static_cast<std::size_t>(kGlueMaxAttempts - 1));
+  // 200, 400, 800 ms, each jittered down to no less than half.
+  for (std::size_t i = 0; i < glue.waits.size(); ++i) {
+    const auto full = kGlueFirstRetryWait * (1 << i);
+    EXPECT_GE(glue.waits[i], full / 2) << i;
+    EXPECT_LE(glue.waits[i], full) << i;
+  }
+}
+
+TEST(GlueClient, AThrottledWriteIsSentAgainAndSucceeds) {
+  // Throttling means Glue did nothing: even UpdateTable may go again.
+  FakeGlue glue;
+  glue.Ok(IcebergTable("s3://b/m/1.metadata.json", "7"));
+  glue.Error(400, "ThrottlingException", "Rate exceeded");
+  glue.answers.push_back({429, ""});
+  glue.Ok(json::object());
+  auto catalog = MakeGlueCatalog(glue.Client());
+  ASSERT_TRUE(catalog->SwapMetadataLocation(kOrders, "s3://b/m/1.metadata.json", "s3://b/m/2.metadata.json").ok());
+  ASSERT_EQ(glue.sent.size(), 4u);
+  EXPECT_EQ(glue.sent[3].target, "AWSGlue.UpdateTable");
+  EXPECT_EQ(glue.sent[3].body, glue.sent[1].body);  // the same request, the same VersionId
+  EXPECT_EQ(glue.waits.size(), 2u);
+}
+
+TEST(GlueClient, ServerErrorsRetryReadsButNotWritesWhoseOutcomeIsUnknown) {
+  FakeGlue glue;
+  glue.Error(500, "InternalServiceException");
+  glue.Ok(IcebergTable("s3://b/m/1.metadata.json", "7"));  // GetTable, second attempt
+  glue.Error(500, "InternalServiceException");              // UpdateTable: may have landed
+  auto catalog = MakeGlueCatalog(glue.Client());
+  const Status st = catalog->SwapMetadataLocation(kOrders, "s3://b/m/1.metadata.json", "s3://b/m/2.metadata.json");
+  EXPECT_EQ(st.code(), StatusCode::kUnavailable);
+  ASSERT_EQ(glue.sent.size(), 3u);
+  EXPECT_EQ(glue.sent[1].target, "AWSGlue.GetTable");
+  EXPECT_EQ(glue.sent[2].target, "AWSGlue.UpdateTable");
+  EXPECT_EQ(glue.waits.size(), 1u);
+}
+
+TEST(GlueClient, OtherErrorsAreNotRetried) {
+  FakeGlue glue;
+  glue.Error(400, "EntityNotFoundException");
+  glue.Error(400, "AccessDeniedException");
+  auto catalog = MakeGlueCatalog(glue.Client());
+  EXPECT_EQ(catalog->LoadTable(kOrders).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(catalog->LoadTable(kOrders).status().code(), StatusCode::kIoError);
+  EXPECT_EQ(glue.sent.size(), 2u);
+  EXPECT_TRUE(glue.waits.empty());
+}
+
+TEST(GlueCatalog, ListNamespacesFollowsPagesAndStopsOnARepeatedToken) {
+  FakeGlue glue;
+  glue.Ok({{"DatabaseList", {{{"Name", "b"}}}}, {"NextToken", "p2"}});
+  glue.Ok({{"DatabaseList", {{{"Name", "a"}}}}});
+  glue.Ok({{"DatabaseList", json::array()}, {"NextToken", "loop"}});
+  glue.Ok({{"DatabaseList", json::array()}, {"NextToken", "loop"}});
+  auto catalog = MakeGlueCatalog(glue.Client());
+  auto namespaces = catalog->ListNamespaces({});
+  ASSERT_TRUE(namespaces.ok()) << namespaces.status().ToString();
+  const std::vector<Namespace> expected = {{"a"}, {"b"}};
+  EXPECT_EQ(*namespaces, expected);
+  EXPECT_EQ(glue.sent[1].body["NextToken"], "p2");
+  const auto looping = catalog->ListNamespaces({});
+  EXPECT_EQ(looping.status().code(), StatusCode::kIoError);
+  EXPECT_NE(looping.status().message().find("NextToken 'loop' twice"), std::string::npos) << looping.status().message();
 }
 
 TEST(GlueCatalog, ListTablesFollowsPagesAndKeepsIcebergTables) {
@@ -307,6 +374,30 @@ TEST(GlueConfig, TableNamesBreakingGluesRulesAreRefusedUpFront) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("topics[0].table: 'Lake.orders'"), std::string::npos) << bad.status().message();
   EXPECT_NE(bad.status().message().find("topics[1].table: 'a.b.c'"), std::string::npos) << bad.status().message();
+}
+
+TEST(GlueConfig, BothFormatsRegisterTheDeltaTableWithASuffixThatMustFitAndNotCollide) {
+  const std::string head = "kafka: {bootstrap_servers: 'k:9092'}\nwarehouse: s3://b/wh\ncatalog: {type: glue}\n"
+                           "defaults: {formats: [iceberg, delta]}\n";
+  auto ok = ParseConfig(head + "topics: [{name: a, table: lake.orders, value: string}, "
+                               "{name: b, table: lake.orders_v2, value: string, formats: [delta]}]\n",
+                        "floe.yaml");
+  EXPECT_TRUE(ok.ok()) << ok.status().message();
+  const std::string long_name(250, 'x');
+  auto too_long = ParseConfig(head + "topics: [{name: a, table: lake." + long_name + ", value: string}]\n", "floe.yaml");
+  ASSERT_FALSE(too_long.ok());
+  EXPECT_NE(too_long.status().message().find("longer than Glue's 255 characters (use a table name of at most 249)"),
+            std::string::npos)
+      << too_long.status().message();
+  // Topic b's Iceberg table would take the name topic a's Delta table is registered under.
+  auto clash = ParseConfig(head + "topics: [{name: a, table: lake.orders, value: string}, "
+                                  "{name: b, table: lake.orders_delta, value: string, formats: [iceberg]}]\n",
+                           "floe.yaml");
+  ASSERT_FALSE(clash.ok());
+  EXPECT_NE(clash.status().message().find("topics[1].table: Glue name 'lake.orders_delta' would be both a Delta "
+                                          "table (topics[0]) and an Iceberg table (this topic)"),
+            std::string::npos)
+      << clash.status().message();
 }
 
 }  // namespace
