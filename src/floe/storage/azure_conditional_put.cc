@@ -1,6 +1,7 @@
 // The one Azure request arrow::fs cannot make: a Put Blob that fails when the blob exists
 // (`If-None-Match: *`). Delta's commit protocol rests on it. Authorized like the data path:
-// Shared Key with the account key, or the SAS token appended to the URL.
+// Shared Key with the account key, the SAS token appended to the URL, or a bearer token from
+// the default credential chain's source (azure_access_token.h).
 #include <ctime>
 #include <vector>
 
@@ -22,9 +23,14 @@ std::string HttpDate() {
   return buf;
 }
 
-std::string Hint(const std::string& azure_code, const std::string& message) {
+std::string Hint(const AzureStorageConfig& c, const std::string& azure_code, const std::string& message) {
   // Azure answers a bad signature with AuthenticationFailed, Azurite with AuthorizationFailure;
-  // both say "Server failed to authenticate the request".
+  // both say "Server failed to authenticate the request". A bearer token refused: also
+  // AuthenticationFailed (Azurite: its issuer, audience or lifetime), or InvalidAuthenticationInfo.
+  if (c.credentials == AzureCredentialsKind::kDefault &&
+      (azure_code == "AuthenticationFailed" || azure_code == "InvalidAuthenticationInfo")) {
+    return "the store refused the Entra ID token of the " + DescribeAzureCredentials(c);
+  }
   if (azure_code == "AuthenticationFailed" || message.find("failed to authenticate") != std::string::npos) {
     return "a wrong storage.azure.account_key, or an invalid or expired sas_token";
   }
@@ -45,9 +51,12 @@ Status AzurePutIfAbsent(const AzureStore& store, const std::string& container_bl
   }
   const auto& c = store.config;
   const std::string what = "conditional Put Blob " + container_blob;
+  std::string token;
   if (c.credentials == AzureCredentialsKind::kDefault) {
-    return Status::Unsupported(what + ": needs storage.azure.credentials key or sas (Floe's conditional create "
-                                      "cannot use the Azure default credential chain yet)");
+    if (!store.tokens) return Status(store.no_tokens.code(), what + ": " + store.no_tokens.message());
+    auto got = store.tokens->Get();
+    if (!got.ok()) return got.status().WithContext(what);
+    token = std::move(got).value();
   }
   std::string base = store.options.AccountBlobUrl(c.account);
   while (!base.empty() && base.back() == '/') base.pop_back();
@@ -75,8 +84,10 @@ Status AzurePutIfAbsent(const AzureStore& store, const std::string& container_bl
     request.path = (path_start == std::string::npos ? "" : base.substr(path_start)) + url_path_suffix;
     FLOE_ASSIGN_OR_RETURN(auto authorization, SharedKeyAuthorization(request, c.account_key));
     lines.push_back("Authorization: " + authorization);
-  } else {
+  } else if (c.credentials == AzureCredentialsKind::kSas) {
     url += "?" + c.sas_token;
+  } else {
+    lines.push_back("Authorization: Bearer " + token);
   }
 
   ObjectPut put;
@@ -87,9 +98,11 @@ Status AzurePutIfAbsent(const AzureStore& store, const std::string& container_bl
   FLOE_ASSIGN_OR_RETURN(auto answer, SendObjectPut(put, content, what));
   if (answer.code >= 200 && answer.code < 300) return Status::OK();
   const std::string azure_code = XmlElement(answer.body, "Code");
+  // A token the store no longer takes (expired early, revoked, clocks apart): the next put fetches anew.
+  if (store.tokens && (answer.code == 401 || azure_code == "AuthenticationFailed")) store.tokens->Invalidate(token);
   std::string message = XmlElement(answer.body, "Message");
   message = message.substr(0, message.find('\n'));  // then RequestId and Time lines
-  return ObjectPutStatus("azure", answer.code, azure_code, message, what, Hint(azure_code, message),
+  return ObjectPutStatus("azure", answer.code, azure_code, message, what, Hint(c, azure_code, message),
                          answer.code == 412 || (answer.code == 409 && azure_code == "BlobAlreadyExists"));
 }
 

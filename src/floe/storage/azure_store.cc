@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "floe/core/arrow_interop.h"
+#include "floe/storage/azure_access_token.h"
 #include "floe/storage/azure_store_internal.h"
 
 namespace floe::storage {
@@ -93,7 +94,8 @@ std::string DescribeAzureCredentials(const AzureStorageConfig& c) {
     case AzureCredentialsKind::kSas: return "SAS token";
     case AzureCredentialsKind::kDefault: break;
   }
-  return "Azure default credential chain";
+  auto source = ResolveAzureTokenSource(ProcessEnv);
+  return "Azure default credential chain: " + (source.ok() ? source->name : source.status().message());
 }
 
 void ConfigureAzureStore(const StorageConfig& config) {
@@ -123,6 +125,16 @@ Result<std::shared_ptr<const AzureStore>> SharedAzureStore(const std::string& ur
   auto fs = arrow::fs::AzureFileSystem::Make(store->options);
   if (!fs.ok()) return FromArrow(fs.status()).WithContext("opening the Azure store (storage.azure)");
   store->fs = *fs;
+  if (store->config.credentials == AzureCredentialsKind::kDefault) {
+    auto source = ResolveAzureTokenSource(ProcessEnv);
+    if (!source.ok()) {
+      store->no_tokens = source.status().WithContext("the Azure default credential chain");
+    } else if (source->kind == AzureTokenSourceKind::kNone) {
+      store->no_tokens = Status::Unsupported("the Azure default credential chain: " + source->name);
+    } else {
+      store->tokens = std::make_shared<TokenCache>(AzureTokenFetch(*source));
+    }
+  }
   spdlog::info("Azure store: account {}, endpoint {}, credentials: {}", store->config.account,
                store->config.endpoint.empty() ? "Azure" : store->config.endpoint,
                DescribeAzureCredentials(store->config));

@@ -9,6 +9,7 @@
 
 #include "floe/core/config.h"
 #include "floe/core/result.h"
+#include "floe/storage/oauth_token.h"
 
 namespace floe::storage {
 
@@ -26,6 +27,10 @@ struct AzureStore {
   AzureStorageConfig config;
   arrow::fs::AzureOptions options;
   std::shared_ptr<arrow::fs::AzureFileSystem> fs;
+  // credentials: default: Entra ID tokens for the conditional put (azure_access_token.h), or
+  // why there are none (kUnsupported: no usable source; else the chain's misconfiguration).
+  std::shared_ptr<TokenCache> tokens;
+  Status no_tokens;
 };
 
 // Sets the settings the store is built from on first use (storage.azure; none: the account
@@ -39,12 +44,13 @@ Result<std::shared_ptr<const AzureStore>> SharedAzureStore(const std::string& ur
 Result<arrow::fs::AzureOptions> MakeAzureOptions(const AzureStorageConfig& config);
 
 // Creates <container>/<blob> (`container_blob`) with `content` only if no blob has that name:
-// Put Blob with `If-None-Match: *`, authorized by Shared Key or the SAS token. 409
-// BlobAlreadyExists and 412 are kConflict; with the default credential chain kUnsupported
-// (Floe cannot get Azure AD tokens out of Arrow's credential).
+// Put Blob with `If-None-Match: *`, authorized by Shared Key, the SAS token or (default
+// credentials) an Entra ID bearer token. 409 BlobAlreadyExists and 412 are kConflict;
+// kUnsupported when the default chain has no source Floe can use.
 Status AzurePutIfAbsent(const AzureStore& store, const std::string& container_blob, const std::string& content);
 
-// How the credentials are obtained, for reports and logs (never the secret itself).
+// How the credentials are obtained, for reports and logs (never the secret itself); for the
+// default chain, the source of the conditional put's tokens the environment selects.
 std::string DescribeAzureCredentials(const AzureStorageConfig& config);
 
 // LoadTable config properties for Iceberg clients (pyiceberg's adls.* names).

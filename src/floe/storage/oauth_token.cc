@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "floe/core/percent_encoding.h"
 #include "floe/storage/object_put.h"
@@ -44,37 +45,51 @@ std::chrono::system_clock::duration IcebergRefreshMargin(std::chrono::system_clo
 }
 
 Result<AccessToken> RequestToken(const std::string& url, const std::map<std::string, std::string>& form,
-                                 const std::vector<std::string>& headers, const std::string& what) {
+                                 const std::vector<std::string>& headers, const std::string& what,
+                                 std::chrono::milliseconds connect_timeout) {
   ObjectPut request;
   request.store = "oauth";
   request.method = form.empty() ? "GET" : "POST";
   request.url = url;
   request.headers = headers;
+  request.connect_timeout = connect_timeout;
   std::string body;
   for (const auto& [k, v] : form) body += (body.empty() ? "" : "&") + PercentEncode(k) + "=" + PercentEncode(v);
   if (!form.empty()) request.headers.push_back("Content-Type: application/x-www-form-urlencoded");
   FLOE_ASSIGN_OR_RETURN(auto answer, SendObjectPut(request, body, what));
-  const auto json = nlohmann::json::parse(answer.body, nullptr, /*allow_exceptions=*/false);
-  if (answer.code < 200 || answer.code >= 300) {
+  return ParseTokenAnswer(answer.code, answer.body, what, std::chrono::system_clock::now());
+}
+
+Result<AccessToken> ParseTokenAnswer(long code, const std::string& body, const std::string& what,
+                                     std::chrono::system_clock::time_point now) {
+  const auto json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (code < 200 || code >= 300) {
     std::string detail;
     if (json.is_object()) {
       for (const char* key : {"error", "error_description"}) {
         if (json.contains(key) && json[key].is_string()) detail += (detail.empty() ? "" : ": ") + json[key].get<std::string>();
       }
     }
-    const std::string text = what + ": HTTP " + std::to_string(answer.code) + (detail.empty() ? "" : " " + detail);
-    return answer.code >= 500 ? Status::Unavailable(text) : Status::IoError(text);
+    const std::string text = what + ": HTTP " + std::to_string(code) + (detail.empty() ? "" : " " + detail);
+    return code >= 500 ? Status::Unavailable(text) : Status::IoError(text);
   }
   if (!json.is_object() || !json.contains("access_token") || !json["access_token"].is_string()) {
     return Status::IoError(what + ": the answer has no access_token");
   }
-  std::int64_t seconds = 3600;
-  if (json.contains("expires_in")) {
-    const auto& e = json["expires_in"];
-    if (e.is_number_integer()) seconds = e.get<std::int64_t>();
-    if (e.is_string()) seconds = std::strtoll(e.get<std::string>().c_str(), nullptr, 10);
+  auto seconds_of = [&json](const char* key) -> std::optional<std::int64_t> {
+    if (!json.contains(key)) return std::nullopt;
+    const auto& v = json[key];
+    if (v.is_number_integer()) return v.get<std::int64_t>();
+    if (v.is_string() && !v.get<std::string>().empty()) return std::strtoll(v.get<std::string>().c_str(), nullptr, 10);
+    return std::nullopt;
+  };
+  auto expires = now + std::chrono::hours(1);
+  if (auto in = seconds_of("expires_in")) {
+    expires = now + std::chrono::seconds(*in);
+  } else if (auto on = seconds_of("expires_on"); on && *on > 0) {
+    expires = std::chrono::system_clock::time_point(std::chrono::seconds(*on));
   }
-  return AccessToken{json["access_token"].get<std::string>(), std::chrono::system_clock::now() + std::chrono::seconds(seconds)};
+  return AccessToken{json["access_token"].get<std::string>(), expires};
 }
 
 }  // namespace floe::storage

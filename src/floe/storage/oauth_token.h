@@ -51,10 +51,17 @@ class TokenCache {
 std::chrono::system_clock::duration IcebergRefreshMargin(std::chrono::system_clock::duration lifetime);
 
 // An OAuth 2 token endpoint's answer to a POST of `form` (application/x-www-form-urlencoded,
-// values encoded here) or, with an empty form, a GET (metadata services): the JSON's
-// access_token and expires_in (seconds; a string on some services). `what` names the request in
-// errors, which quote the service's error/error_description but never the form.
+// values encoded here) or, with an empty form, a GET (metadata services): see ParseTokenAnswer.
+// `what` names the request in errors, which quote the service's error/error_description but
+// never the form. `connect_timeout`: short for endpoints that may not exist (Azure's IMDS).
 Result<AccessToken> RequestToken(const std::string& url, const std::map<std::string, std::string>& form,
-                                 const std::vector<std::string>& headers, const std::string& what);
+                                 const std::vector<std::string>& headers, const std::string& what,
+                                 std::chrono::milliseconds connect_timeout = std::chrono::seconds(10));
+
+// A token endpoint's HTTP answer: the JSON's access_token, living expires_in seconds from `now`
+// (a string on some services), else until expires_on (Unix seconds, as Azure's managed identity
+// endpoints answer), else an hour. Not 2xx: kUnavailable for 5xx, else kIoError.
+Result<AccessToken> ParseTokenAnswer(long code, const std::string& body, const std::string& what,
+                                     std::chrono::system_clock::time_point now);
 
 }  // namespace floe::storage

@@ -3,6 +3,7 @@
 // exists (S3 and Azure `If-None-Match: *`, GCS `ifGenerationMatch=0`) — sent with libcurl.
 // Each store builds its URL, headers and authorization; this sends it and reads the answer.
 // The Glue catalog (catalog/glue_client.cc) sends its SigV4-signed JSON API POSTs through it too.
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@ struct ObjectPut {
   std::string user;
   std::string password;
   std::string user_agent;  // empty: floe-<store>-conditional-put
+  std::chrono::milliseconds connect_timeout = std::chrono::seconds(10);
 };
 
 struct ObjectPutAnswer {

@@ -1,4 +1,4 @@
-// TokenCache: one token per store until a minute before it expires.
+// TokenCache: one token per store until a minute before it expires; token endpoints' answers.
 #include <gtest/gtest.h>
 
 #include "floe/storage/oauth_token.h"
@@ -75,6 +75,32 @@ TEST(TokenCache, InvalidateForgetsOnlyTheRefusedToken) {
   EXPECT_EQ(*cache.Get(), "t1");
   cache.Invalidate("t1");
   EXPECT_EQ(*cache.Get(), "t2");
+}
+
+TEST(TokenAnswer, ExpiryFromExpiresInElseExpiresOnElseAnHour) {
+  const auto now = system_clock::time_point{} + std::chrono::hours(500000);
+  auto in = ParseTokenAnswer(200, R"({"access_token":"a","expires_in":3599})", "t", now);
+  ASSERT_TRUE(in.ok());
+  EXPECT_EQ(in->value, "a");
+  EXPECT_EQ(in->expires, now + std::chrono::seconds(3599));
+  // IMDS sends strings; App Service's managed identity endpoint sends expires_on only.
+  EXPECT_EQ(ParseTokenAnswer(200, R"({"access_token":"a","expires_in":"60"})", "t", now)->expires,
+            now + std::chrono::seconds(60));
+  const auto on = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count() + 7200;
+  EXPECT_EQ(ParseTokenAnswer(200, R"({"access_token":"a","expires_on":")" + std::to_string(on) + R"("})", "t", now)->expires,
+            now + std::chrono::hours(2));
+  EXPECT_EQ(ParseTokenAnswer(200, R"({"access_token":"a"})", "t", now)->expires, now + std::chrono::hours(1));
+  EXPECT_EQ(ParseTokenAnswer(200, R"({"token":"a"})", "t", now).status().code(), StatusCode::kIoError);
+}
+
+TEST(TokenAnswer, ErrorsQuoteTheServiceErrorAndTellRetryableApart) {
+  const auto now = system_clock::now();
+  auto refused = ParseTokenAnswer(401, R"({"error":"invalid_client","error_description":"AADSTS7000215: Invalid client secret provided."})",
+                                  "getting a token from the environment service principal", now);
+  EXPECT_EQ(refused.status().code(), StatusCode::kIoError);
+  EXPECT_EQ(refused.status().message(), "getting a token from the environment service principal: HTTP 401 "
+                                        "invalid_client: AADSTS7000215: Invalid client secret provided.");
+  EXPECT_EQ(ParseTokenAnswer(503, "busy", "t", now).status().code(), StatusCode::kUnavailable);
 }
 
 }  // namespace
