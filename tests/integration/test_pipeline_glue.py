@@ -12,8 +12,9 @@ delta-rs and DuckDB read identical rows from the location Glue holds, the column
 evolution. Both formats: two Glue tables (<table> and <table>_delta) over the one copy of the
 files. A policy without glue:CreateTable is named in the log.
 
-Not tested here: moto ignores UpdateTable's VersionId (Glue's optimistic lock), so losing the
-race of two concurrent swaps is only unit-tested (tests/unit/catalog/glue_catalog_test.cc)."""
+Not tested here: losing the race of two concurrent swaps. moto ignores UpdateTable's VersionId
+(Glue's optimistic lock); test_pipeline_glue_crash.py races two writers through a gate that
+enforces it."""
 import json
 import subprocess
 import time
