@@ -94,6 +94,8 @@ Result<AzureTokenSource> ClientCredentials(const EnvLookup& env, AzureTokenSourc
   FLOE_ASSIGN_OR_RETURN(s.authority, Authority(env));
   s.name = name + " (tenant " + s.tenant_id + ", client " + s.client_id +
            (s.authority == kDefaultAuthority ? "" : ", AZURE_AUTHORITY_HOST " + s.authority) + ")";
+  if (kind == AzureTokenSourceKind::kClientSecret) s.client_secret = env("AZURE_CLIENT_SECRET");
+  if (kind == AzureTokenSourceKind::kWorkloadIdentity) s.federated_token_file = env("AZURE_FEDERATED_TOKEN_FILE");
   return s;
 }
 
@@ -135,11 +137,7 @@ Result<AzureTokenSource> ResolveAzureTokenSource(const EnvLookup& env) {
   std::vector<std::string> looked_at;  // what the chain skipped, for the kNone explanation
   if (allowed.environment) {
     if (tenant_and_client && !env("AZURE_CLIENT_SECRET").empty()) {
-      AzureTokenSource s;
-      FLOE_ASSIGN_OR_RETURN(s, ClientCredentials(env, AzureTokenSourceKind::kClientSecret,
-                                                 "environment service principal with a client secret"));
-      s.client_secret = env("AZURE_CLIENT_SECRET");
-      return s;
+      return ClientCredentials(env, AzureTokenSourceKind::kClientSecret, "environment service principal with a client secret");
     }
     if (tenant_and_client && !env("AZURE_CLIENT_CERTIFICATE_PATH").empty()) {
       // The data path signs with that certificate; another identity here would split one table
@@ -151,11 +149,7 @@ Result<AzureTokenSource> ResolveAzureTokenSource(const EnvLookup& env) {
   }
   if (allowed.workload_identity) {
     if (tenant_and_client && !env("AZURE_FEDERATED_TOKEN_FILE").empty()) {
-      AzureTokenSource s;
-      FLOE_ASSIGN_OR_RETURN(s, ClientCredentials(env, AzureTokenSourceKind::kWorkloadIdentity,
-                                                 "workload identity with AZURE_FEDERATED_TOKEN_FILE"));
-      s.federated_token_file = env("AZURE_FEDERATED_TOKEN_FILE");
-      return s;
+      return ClientCredentials(env, AzureTokenSourceKind::kWorkloadIdentity, "workload identity with AZURE_FEDERATED_TOKEN_FILE");
     }
     looked_at.push_back("no workload identity (AZURE_TENANT_ID, AZURE_CLIENT_ID, AZURE_FEDERATED_TOKEN_FILE)");
   }
