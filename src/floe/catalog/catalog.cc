@@ -6,6 +6,8 @@
 namespace floe::catalog {
 namespace {
 
+Status NoViews() { return Status::Unsupported("this catalog does not store Iceberg views"); }
+
 constexpr std::size_t kMaxNameBytes = 255;        // VARCHAR(255) name columns
 constexpr std::size_t kMaxLocationBytes = 1000;   // VARCHAR(1000) location / value columns
 
@@ -159,5 +161,16 @@ Status ValidatePropertyValue(std::string_view key, std::string_view value) {
   if (value.empty()) return Status::OK();
   return CheckText("value of namespace property '" + std::string(key) + "'", value, kMaxLocationBytes);
 }
+
+// --- Views: a pointer store without them ------------------------------------------------------
+
+Result<std::vector<TableIdentifier>> Catalog::ListViews(const Namespace&) { return NoViews(); }
+Status Catalog::CreateView(const TableIdentifier&, const std::string&) { return NoViews(); }
+Result<TableRecord> Catalog::LoadView(const TableIdentifier&) { return NoViews(); }
+Status Catalog::SwapViewMetadataLocation(const TableIdentifier&, const std::string&, const std::string&) {
+  return NoViews();
+}
+Status Catalog::DropView(const TableIdentifier&) { return NoViews(); }
+Status Catalog::RenameView(const TableIdentifier&, const TableIdentifier&) { return NoViews(); }
 
 }  // namespace floe::catalog

@@ -105,6 +105,19 @@ class Catalog {
   // Moves the entry, also across namespaces; the metadata location is unchanged.
   // kNotFound if `from` or the target namespace is missing; kAlreadyExists if `to` exists.
   virtual Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) = 0;
+
+  // --- Views (Iceberg's view spec): pointers to view metadata files, in the same name space
+  // as tables (a view and a table never share a name: kAlreadyExists either way). Each call is
+  // its table twin for views; the SQL catalog keeps them as rows with iceberg_type 'VIEW', as
+  // Iceberg's JDBC catalog and pyiceberg do. A store without views answers kUnsupported (the
+  // defaults below): AWS Glue, or a SQL database whose iceberg_tables lacks iceberg_type.
+  virtual Result<std::vector<TableIdentifier>> ListViews(const Namespace& ns);
+  virtual Status CreateView(const TableIdentifier& id, const std::string& metadata_location);
+  virtual Result<TableRecord> LoadView(const TableIdentifier& id);
+  virtual Status SwapViewMetadataLocation(const TableIdentifier& id, const std::string& expected,
+                                          const std::string& next);
+  virtual Status DropView(const TableIdentifier& id);
+  virtual Status RenameView(const TableIdentifier& from, const TableIdentifier& to);
 };
 
 // --- Names -----------------------------------------------------------------------------------

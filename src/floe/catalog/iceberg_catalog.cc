@@ -5,6 +5,8 @@
 #include <arrow/io/api.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <set>
 
 #include "floe/catalog/glue_catalog.h"
@@ -14,6 +16,7 @@
 #include "floe/core/uuid.h"
 #include "floe/iceberg/metadata_files.h"
 #include "floe/schema/arrow_schema.h"
+#include "floe/schema/partition.h"
 #include "floe/storage/file_io.h"
 
 namespace floe::catalog {
@@ -42,7 +45,9 @@ Result<int> RemapSourceId(int old_id, const std::map<int, std::string>& old_name
   return f->id;
 }
 
-Result<std::string> ReadAll(const std::string& uri) {
+}  // namespace
+
+Result<std::string> IcebergCatalog::ReadFile(const std::string& uri) {
   std::string path;
   FLOE_ASSIGN_OR_RETURN(auto fs, storage::FileSystemForUri(uri, &path));
   FLOE_ASSIGN_OR_RETURN_ARROW(auto file, fs->OpenInputFile(path));
@@ -50,8 +55,6 @@ Result<std::string> ReadAll(const std::string& uri) {
   FLOE_ASSIGN_OR_RETURN_ARROW(auto buffer, file->ReadAt(0, size));
   return buffer->ToString();
 }
-
-}  // namespace
 
 IcebergCatalog::IcebergCatalog(std::unique_ptr<Catalog> pointers, std::string warehouse_uri)
     : pointers_(std::move(pointers)), warehouse_uri_(std::move(warehouse_uri)) {}
@@ -69,10 +72,28 @@ Result<std::unique_ptr<IcebergCatalog>> IcebergCatalog::Over(std::unique_ptr<Cat
   return std::unique_ptr<IcebergCatalog>(new IcebergCatalog(std::move(pointers), TrimSlash(io.Uri(""))));
 }
 
+namespace {
+
+// One directory name per namespace level or table name. A name with '/' (which the catalog
+// allows) must not become nested directories: "a/b" would then share files with table "b"
+// of namespace "a", and a purge of one would delete the other's. Its '/' become '_' and a
+// hash of the whole name is appended, so distinct names keep distinct directories.
+// (Percent-encoding would not do: file systems decode "%2F" in URIs back to '/'.)
+std::string LocationSegment(const std::string& name) {
+  if (name.find('/') == std::string::npos) return name;
+  std::string segment = name;
+  std::replace(segment.begin(), segment.end(), '/', '_');
+  char hash[16];
+  std::snprintf(hash, sizeof(hash), "-%08x", static_cast<unsigned>(schema::Murmur3_32(name)));
+  return segment + hash;
+}
+
+}  // namespace
+
 std::string DefaultTableLocation(std::string warehouse, const TableIdentifier& id) {
   while (warehouse.size() > 1 && warehouse.back() == '/') warehouse.pop_back();
-  for (const auto& part : id.ns) warehouse += "/" + part;
-  return warehouse + "/" + id.name;
+  for (const auto& part : id.ns) warehouse += "/" + LocationSegment(part);
+  return warehouse + "/" + LocationSegment(id.name);
 }
 
 std::string IcebergCatalog::DefaultLocation(const TableIdentifier& id) const {
@@ -80,20 +101,30 @@ std::string IcebergCatalog::DefaultLocation(const TableIdentifier& id) const {
 }
 
 Result<iceberg::TableMetadata> IcebergCatalog::ReadMetadata(const std::string& location) {
-  FLOE_ASSIGN_OR_RETURN(auto text, ReadAll(location));
+  FLOE_ASSIGN_OR_RETURN(auto text, ReadFile(location));
   auto parsed = iceberg::ParseTableMetadata(text);
   if (!parsed.ok()) return parsed.status().WithContext(location);
   return parsed;
 }
 
 Result<std::string> IcebergCatalog::WriteMetadata(const iceberg::TableMetadata& metadata, int version) {
-  FLOE_ASSIGN_OR_RETURN(auto io, storage::FileIO::Open(iceberg::MetadataDirectory(metadata)));
+  return WriteMetadataFile(iceberg::MetadataDirectory(metadata), version, iceberg::SerializeTableMetadata(metadata));
+}
+
+Result<std::string> IcebergCatalog::WriteMetadataFile(const std::string& directory, int version,
+                                                      const std::string& text) {
+  FLOE_ASSIGN_OR_RETURN(auto io, storage::FileIO::Open(directory));
   const std::string relative = iceberg::MetadataFileName(version, floe::NewUuid());
   FLOE_ASSIGN_OR_RETURN(auto file, io.Create(relative));
-  const std::string text = iceberg::SerializeTableMetadata(metadata);
   FLOE_RETURN_IF_ARROW_ERROR(file->stream()->Write(text.data(), static_cast<std::int64_t>(text.size())));
   FLOE_RETURN_IF_ARROW_ERROR(file->stream()->Close());
   FLOE_RETURN_IF_ERROR(file->Commit());
+  // A directory given as a URI keeps its spelling: clients compare the metadata location with
+  // the write.metadata.path they set, and Java spells local URIs "file:/tmp/…", which FileIO
+  // would rewrite to "file:///tmp/…". A bare path becomes a URI.
+  if (directory.find("://") != std::string::npos || directory.starts_with("file:/")) {
+    return directory + "/" + relative;  // MetadataDirectory gives no trailing '/'
+  }
   return io.Uri(relative);
 }
 

@@ -17,6 +17,7 @@
 #include "floe/iceberg/table_metadata.h"
 #include "floe/iceberg/table_requirement.h"
 #include "floe/iceberg/table_update.h"
+#include "floe/iceberg/view_update.h"
 #include "floe/schema/partition.h"
 #include "floe/schema/types.h"
 #include "floe/storage/file_io.h"
@@ -42,6 +43,18 @@ struct TableChange {
   TableIdentifier id;
   std::vector<iceberg::TableRequirement> requirements;
   std::vector<iceberg::TableUpdate> updates;
+};
+
+struct LoadedView {
+  TableIdentifier id;
+  std::string metadata_location;
+  iceberg::ViewMetadata metadata;
+};
+
+struct ViewChange {
+  TableIdentifier id;
+  std::vector<iceberg::AssertViewUuid> requirements;
+  std::vector<iceberg::ViewUpdate> updates;
 };
 
 // --- TableCatalog: what the pipeline codes against --------------------------------------------
@@ -122,18 +135,41 @@ class IcebergCatalog final : public TableCatalog {
     return pointers_->RenameTable(from, to);
   }
 
+  // --- Views (iceberg/view_metadata.h; iceberg_catalog_views.cc) --------------------------------
+  // Served by the REST catalog; the pipeline never uses them. Metadata files are written like a
+  // table's (`<location>/metadata/NNNNN-<uuid>.metadata.json`, or write.metadata.path), the
+  // pointers are the store's view pointers (catalog.h: kUnsupported where there are none).
+  // Tables and views share names: creating either over the other is kAlreadyExists.
+  Result<std::vector<TableIdentifier>> ListViews(const Namespace& ns) { return pointers_->ListViews(ns); }
+  Result<LoadedView> LoadView(const TableIdentifier& id);
+  // The namespace must exist and the name be free (checked before anything is written);
+  // view.location empty: DefaultTableLocation. An invalid view is kInvalidArgument, worded as
+  // Java's view builder words it.
+  Result<LoadedView> CreateView(const TableIdentifier& id, iceberg::NewView view);
+  // One attempt against fresh metadata: requirements, updates, a new metadata file, the
+  // pointer's compare-and-swap (kConflict when it moved). Nothing written when nothing changed.
+  Result<LoadedView> CommitView(const ViewChange& change);
+  Status DropView(const TableIdentifier& id) { return pointers_->DropView(id); }
+  Status RenameView(const TableIdentifier& from, const TableIdentifier& to) { return pointers_->RenameView(from, to); }
+
  private:
   IcebergCatalog(std::unique_ptr<Catalog> pointers, std::string warehouse_uri);
   Result<iceberg::TableMetadata> ReadMetadata(const std::string& location);
   Result<std::string> WriteMetadata(const iceberg::TableMetadata& metadata, int version);
+  // The whole file at `uri`; a new metadata file `version` in `directory`, returning its URI
+  // (spelled as `directory` is when that is a URI: Java clients compare it with their path).
+  static Result<std::string> ReadFile(const std::string& uri);
+  static Result<std::string> WriteMetadataFile(const std::string& directory, int version, const std::string& text);
   std::string DefaultLocation(const TableIdentifier& id) const;
 
   std::unique_ptr<Catalog> pointers_;
   std::string warehouse_uri_;
 };
 
-// Where a new table lives unless told otherwise: <warehouse>/<namespace levels…>/<table>
-// (Iceberg tables of the built-in catalog, and Delta tables).
+// Where a new table (or view) lives unless told otherwise: <warehouse>/<namespace levels…>/<table>
+// (Iceberg tables of the built-in catalog, and Delta tables). A level or name containing '/'
+// is one directory: its '/' become '_', followed by '-' and 8 hex digits of a hash of the name
+// ("tab/le" -> "tab_le-1a2b3c4d"), so that it neither nests nor collides with another name.
 std::string DefaultTableLocation(std::string warehouse, const TableIdentifier& id);
 
 // --- Opening the configured catalog ------------------------------------------------------------

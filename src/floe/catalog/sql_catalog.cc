@@ -8,11 +8,14 @@
 // has it, or has it as a prefix ("a" exists when "a.b" does); CreateNamespace writes the
 // property row exists=true so that an empty namespace exists too. iceberg_type ('TABLE' or
 // 'VIEW', NULL in rows written before the column existed) is absent from schemas created by
-// older JDBC catalogs ("v0"); then every row is a table and nothing writes the column.
+// older JDBC catalogs ("v0"); then every row is a table, nothing writes the column and views
+// are kUnsupported. Tables and views are the same calls on rows of one kind (Kind below);
+// one name holds a table or a view, never both.
 #include "floe/catalog/sql_catalog.h"
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -25,6 +28,11 @@ using internal::SqlResult;
 using internal::TxnKind;
 
 namespace {
+
+enum class Kind { kTable, kView };
+
+// "Table" / "View": how Iceberg's messages name each kind.
+const char* KindName(Kind kind) { return kind == Kind::kTable ? "Table" : "View"; }
 
 constexpr const char* kCreateTablesTable =
     "CREATE TABLE IF NOT EXISTS iceberg_tables ("
@@ -140,7 +148,6 @@ class SqlCatalog final : public Catalog {
     if (type_column.ok()) {
       table_filter_ = " AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)";
       table_type_column_ = ", iceberg_type";
-      table_type_value_ = ", 'TABLE'";
     }
     return Status::OK();
   }
@@ -285,7 +292,49 @@ class SqlCatalog final : public Catalog {
     return txn.Commit();
   }
 
-  Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) override {
+  Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) override { return List(ns, Kind::kTable); }
+  Status CreateTable(const TableIdentifier& id, const std::string& metadata_location) override {
+    return Create(id, metadata_location, Kind::kTable);
+  }
+  Result<TableRecord> LoadTable(const TableIdentifier& id) override { return Load(id, Kind::kTable); }
+  Status SwapMetadataLocation(const TableIdentifier& id, const std::string& expected,
+                              const std::string& next) override {
+    return Swap({{id, expected, next}}, Kind::kTable);
+  }
+  Status SwapMetadataLocations(const std::vector<SwapRequest>& swaps) override { return Swap(swaps, Kind::kTable); }
+  Status DropTable(const TableIdentifier& id) override { return Drop(id, Kind::kTable); }
+  Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override {
+    return Rename(from, to, Kind::kTable);
+  }
+
+  Result<std::vector<TableIdentifier>> ListViews(const Namespace& ns) override {
+    FLOE_RETURN_IF_ERROR(ViewsSupported());
+    return List(ns, Kind::kView);
+  }
+  Status CreateView(const TableIdentifier& id, const std::string& metadata_location) override {
+    FLOE_RETURN_IF_ERROR(ViewsSupported());
+    return Create(id, metadata_location, Kind::kView);
+  }
+  Result<TableRecord> LoadView(const TableIdentifier& id) override {
+    FLOE_RETURN_IF_ERROR(ViewsSupported());
+    return Load(id, Kind::kView);
+  }
+  Status SwapViewMetadataLocation(const TableIdentifier& id, const std::string& expected,
+                                  const std::string& next) override {
+    FLOE_RETURN_IF_ERROR(ViewsSupported());
+    return Swap({{id, expected, next}}, Kind::kView);
+  }
+  Status DropView(const TableIdentifier& id) override {
+    FLOE_RETURN_IF_ERROR(ViewsSupported());
+    return Drop(id, Kind::kView);
+  }
+  Status RenameView(const TableIdentifier& from, const TableIdentifier& to) override {
+    FLOE_RETURN_IF_ERROR(ViewsSupported());
+    return Rename(from, to, Kind::kView);
+  }
+
+ private:
+  Result<std::vector<TableIdentifier>> List(const Namespace& ns, Kind kind) {
     FLOE_RETURN_IF_ERROR(ValidateNamespace(ns));
     const std::string name = NamespaceToString(ns);
     std::lock_guard lock(mu_);
@@ -295,7 +344,7 @@ class SqlCatalog final : public Catalog {
     if (!exists) return NamespaceNotFound(name);
     FLOE_ASSIGN_OR_RETURN(auto rows, Exec("SELECT table_name FROM iceberg_tables "
                                           "WHERE catalog_name = ?1 AND table_namespace = ?2" +
-                                              table_filter_,
+                                              Filter(kind),
                                           {catalog_, name}));
     FLOE_RETURN_IF_ERROR(txn.Commit());
     std::vector<TableIdentifier> out;
@@ -306,7 +355,7 @@ class SqlCatalog final : public Catalog {
     return out;
   }
 
-  Status CreateTable(const TableIdentifier& id, const std::string& metadata_location) override {
+  Status Create(const TableIdentifier& id, const std::string& metadata_location, Kind kind) {
     FLOE_RETURN_IF_ERROR(ValidateTableIdentifier(id));
     FLOE_RETURN_IF_ERROR(ValidateMetadataLocation(metadata_location));
     const std::string ns = NamespaceToString(id.ns);
@@ -315,36 +364,32 @@ class SqlCatalog final : public Catalog {
     FLOE_RETURN_IF_ERROR(txn.Begin(TxnKind::kSerializedWrite, ddl_lock_key_));
     FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExists(ns));
     if (!exists) return NamespaceNotFound(ns);
-    FLOE_RETURN_IF_ERROR(CheckNameFree(id));
+    FLOE_RETURN_IF_ERROR(CheckNameFree(id, kind));
+    const std::string type_value = table_type_column_.empty() ? "" : kind == Kind::kTable ? ", 'TABLE'" : ", 'VIEW'";
     auto inserted = Exec("INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, metadata_location, "
                          "previous_metadata_location" +
-                             table_type_column_ + ") VALUES (?1, ?2, ?3, ?4, NULL" + table_type_value_ + ")",
+                             table_type_column_ + ") VALUES (?1, ?2, ?3, ?4, NULL" + type_value + ")",
                          {catalog_, ns, id.name, metadata_location});
-    if (inserted.status().code() == StatusCode::kAlreadyExists) return TableExists(id);
+    if (inserted.status().code() == StatusCode::kAlreadyExists) return Exists(id, kind);
     FLOE_RETURN_IF_ERROR(inserted.status());
     return txn.Commit();
   }
 
-  Result<TableRecord> LoadTable(const TableIdentifier& id) override {
+  Result<TableRecord> Load(const TableIdentifier& id, Kind kind) {
     FLOE_RETURN_IF_ERROR(ValidateTableIdentifier(id));
     std::lock_guard lock(mu_);
     Txn txn(*conn_);
     FLOE_RETURN_IF_ERROR(txn.Begin(TxnKind::kRead));
     FLOE_ASSIGN_OR_RETURN(auto rows, Exec("SELECT metadata_location, previous_metadata_location FROM iceberg_tables "
                                           "WHERE catalog_name = ?1 AND table_namespace = ?2 AND table_name = ?3" +
-                                              table_filter_,
+                                              Filter(kind),
                                           {catalog_, NamespaceToString(id.ns), id.name}));
     FLOE_RETURN_IF_ERROR(txn.Commit());
-    if (rows.rows.empty()) return TableNotFound(id);
+    if (rows.rows.empty()) return NotFound(id, kind);
     return TableRecord{id, rows.rows[0][0].value_or(""), rows.rows[0][1].value_or("")};
   }
 
-  Status SwapMetadataLocation(const TableIdentifier& id, const std::string& expected,
-                              const std::string& next) override {
-    return SwapMetadataLocations({{id, expected, next}});
-  }
-
-  Status SwapMetadataLocations(const std::vector<SwapRequest>& swaps) override {
+  Status Swap(const std::vector<SwapRequest>& swaps, Kind kind) {
     for (const auto& s : swaps) {
       FLOE_RETURN_IF_ERROR(ValidateTableIdentifier(s.id));
       if (!s.expected.empty()) FLOE_RETURN_IF_ERROR(ValidateMetadataLocation(s.expected));
@@ -353,7 +398,7 @@ class SqlCatalog final : public Catalog {
     std::lock_guard lock(mu_);
     Txn txn(*conn_);
     FLOE_RETURN_IF_ERROR(txn.Begin(TxnKind::kWrite));
-    for (const auto& s : swaps) FLOE_RETURN_IF_ERROR(SwapInTransaction(s));  // Txn rolls back on return
+    for (const auto& s : swaps) FLOE_RETURN_IF_ERROR(SwapInTransaction(s, kind));  // Txn rolls back on return
     Status committed = txn.Commit();
     if (committed.code() == StatusCode::kUnavailable) {
       const std::string what = swaps.size() == 1 ? Quoted(TableIdentifierToString(swaps[0].id))
@@ -364,7 +409,7 @@ class SqlCatalog final : public Catalog {
     return committed;
   }
 
-  Status DropTable(const TableIdentifier& id) override {
+  Status Drop(const TableIdentifier& id, Kind kind) {
     FLOE_RETURN_IF_ERROR(ValidateTableIdentifier(id));
     std::lock_guard lock(mu_);
     Txn txn(*conn_);
@@ -372,13 +417,14 @@ class SqlCatalog final : public Catalog {
     FLOE_ASSIGN_OR_RETURN(auto deleted,
                           Exec("DELETE FROM iceberg_tables "
                                "WHERE catalog_name = ?1 AND table_namespace = ?2 AND table_name = ?3" +
-                                   table_filter_,
+                                   Filter(kind),
                                {catalog_, NamespaceToString(id.ns), id.name}));
-    if (deleted.affected_rows == 0) return TableNotFound(id);
+    if (deleted.affected_rows == 0) return NotFound(id, kind);
     return txn.Commit();
   }
 
-  Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override {
+  // Iceberg's wording when the target is taken: "Cannot rename ns.a to ns.b. View already exists".
+  Status Rename(const TableIdentifier& from, const TableIdentifier& to, Kind kind) {
     FLOE_RETURN_IF_ERROR(ValidateTableIdentifier(from));
     FLOE_RETURN_IF_ERROR(ValidateTableIdentifier(to));
     const std::string from_ns = NamespaceToString(from.ns), to_ns = NamespaceToString(to.ns);
@@ -387,19 +433,23 @@ class SqlCatalog final : public Catalog {
     FLOE_RETURN_IF_ERROR(txn.Begin(TxnKind::kSerializedWrite, ddl_lock_key_));
     FLOE_ASSIGN_OR_RETURN(auto source, Exec("SELECT 1 FROM iceberg_tables "
                                             "WHERE catalog_name = ?1 AND table_namespace = ?2 AND table_name = ?3" +
-                                                table_filter_,
+                                                Filter(kind),
                                             {catalog_, from_ns, from.name}));
-    if (source.rows.empty()) return TableNotFound(from);
+    if (source.rows.empty()) return NotFound(from, kind);
     FLOE_ASSIGN_OR_RETURN(bool target_ns_exists, NamespaceExists(to_ns));
     if (!target_ns_exists) return NamespaceNotFound(to_ns).WithContext("renaming " + Quoted(TableIdentifierToString(from)));
-    FLOE_RETURN_IF_ERROR(CheckNameFree(to));
+    const std::string what = "Cannot rename " + TableIdentifierToString(from) + " to " + TableIdentifierToString(to) + ". ";
+    FLOE_ASSIGN_OR_RETURN(auto holder, KindAt(to));
+    if (holder) return Status::AlreadyExists(what + KindName(*holder) + " already exists" + InCatalog());
     auto updated = Exec("UPDATE iceberg_tables SET table_namespace = ?4, table_name = ?5 "
                         "WHERE catalog_name = ?1 AND table_namespace = ?2 AND table_name = ?3" +
-                            table_filter_,
+                            Filter(kind),
                         {catalog_, from_ns, from.name, to_ns, to.name});
-    if (updated.status().code() == StatusCode::kAlreadyExists) return TableExists(to);
+    if (updated.status().code() == StatusCode::kAlreadyExists) {
+      return Status::AlreadyExists(what + KindName(kind) + " already exists" + InCatalog());
+    }
     FLOE_RETURN_IF_ERROR(updated.status());
-    if (updated->affected_rows != 1) return TableNotFound(from);
+    if (updated->affected_rows != 1) return NotFound(from, kind);
     return txn.Commit();
   }
 
@@ -408,15 +458,14 @@ class SqlCatalog final : public Catalog {
   // swaps from the same `expected` serialize, and all but the first match no row.
   // (A NULL location, which other writers may leave, compares as "".) Runs inside the
   // caller's write transaction.
- private:
-  Status SwapInTransaction(const SwapRequest& swap) {
+  Status SwapInTransaction(const SwapRequest& swap, Kind kind) {
     const std::string ns = NamespaceToString(swap.id.ns);
     FLOE_ASSIGN_OR_RETURN(
         auto updated,
         Exec("UPDATE iceberg_tables SET previous_metadata_location = metadata_location, metadata_location = ?5 "
              "WHERE catalog_name = ?1 AND table_namespace = ?2 AND table_name = ?3 "
              "AND COALESCE(metadata_location, '') = ?4" +
-                 table_filter_,
+                 Filter(kind),
              {catalog_, ns, swap.id.name, swap.expected, swap.next}));
     if (updated.affected_rows == 1) return Status::OK();
     if (updated.affected_rows > 1) {
@@ -426,16 +475,16 @@ class SqlCatalog final : public Catalog {
     }
     FLOE_ASSIGN_OR_RETURN(auto current, Exec("SELECT metadata_location FROM iceberg_tables "
                                              "WHERE catalog_name = ?1 AND table_namespace = ?2 AND table_name = ?3" +
-                                                 table_filter_,
+                                                 Filter(kind),
                                              {catalog_, ns, swap.id.name}));
-    if (current.rows.empty()) return TableNotFound(swap.id);
-    return Status::Conflict("table " + Quoted(TableIdentifierToString(swap.id)) +
+    if (current.rows.empty()) return NotFound(swap.id, kind);
+    return Status::Conflict(std::string(kind == Kind::kTable ? "table " : "view ") +
+                            Quoted(TableIdentifierToString(swap.id)) +
                             " was changed by another commit: its metadata location is " +
                             Quoted(current.rows[0][0].value_or("")) + ", not the expected " + Quoted(swap.expected) +
-                            "; reload the table and retry");
+                            "; reload and retry");
   }
 
- private:
   Result<SqlResult> Exec(const std::string& sql, const std::vector<std::string>& params) {
     return conn_->Execute(sql, params);
   }
@@ -455,21 +504,33 @@ class SqlCatalog final : public Catalog {
     return !rows.rows.empty();
   }
 
-  // kAlreadyExists if a table or a view (or any other row) holds the identifier.
-  Status CheckNameFree(const TableIdentifier& id) {
+  // What holds the identifier: a table (also a row of another or no type), a view, or nothing.
+  Result<std::optional<Kind>> KindAt(const TableIdentifier& id) {
     FLOE_ASSIGN_OR_RETURN(auto rows, Exec("SELECT " + std::string(table_type_column_.empty() ? "NULL" : "iceberg_type") +
                                               " FROM iceberg_tables "
                                               "WHERE catalog_name = ?1 AND table_namespace = ?2 AND table_name = ?3",
                                           {catalog_, NamespaceToString(id.ns), id.name}));
-    if (rows.rows.empty()) return Status::OK();
-    if (rows.rows[0][0] && *rows.rows[0][0] != "TABLE") {
-      // Iceberg's wording for a view (or other object) holding the name ("View with same name …").
-      std::string kind = *rows.rows[0][0];
-      for (std::size_t i = 1; i < kind.size(); ++i) kind[i] = static_cast<char>(std::tolower(kind[i]));
-      return Status::AlreadyExists(kind + " with same name already exists: " + TableIdentifierToString(id) +
-                                   InCatalog());
-    }
-    return TableExists(id);
+    if (rows.rows.empty()) return std::optional<Kind>();
+    return std::optional<Kind>(rows.rows[0][0] && *rows.rows[0][0] == "VIEW" ? Kind::kView : Kind::kTable);
+  }
+
+  // kAlreadyExists, in Iceberg's words: "View already exists: ns.v" for the same kind,
+  // "Table with same name already exists: ns.t" when a view would take a table's name.
+  Status CheckNameFree(const TableIdentifier& id, Kind creating) {
+    FLOE_ASSIGN_OR_RETURN(auto holder, KindAt(id));
+    if (!holder) return Status::OK();
+    if (*holder == creating) return Exists(id, creating);
+    return Status::AlreadyExists(std::string(KindName(*holder)) + " with same name already exists: " +
+                                 TableIdentifierToString(id) + InCatalog());
+  }
+
+  // The rows of one kind; rows of a v0 schema (no iceberg_type) are all tables.
+  std::string Filter(Kind kind) const { return kind == Kind::kTable ? table_filter_ : " AND iceberg_type = 'VIEW'"; }
+  Status ViewsSupported() const {
+    if (!table_type_column_.empty()) return Status::OK();
+    return Status::Unsupported("catalog " + Quoted(catalog_) +
+                               ": its iceberg_tables has no iceberg_type column (an older JDBC catalog schema), "
+                               "so it cannot hold views");
   }
 
   // Messages start as Iceberg's own catalogs word them ("Table does not exist: ns.t"), which
@@ -482,11 +543,13 @@ class SqlCatalog final : public Catalog {
   Status NamespaceExistsError(const std::string& name) const {
     return Status::AlreadyExists("Namespace already exists: " + name + InCatalog());
   }
-  Status TableNotFound(const TableIdentifier& id) const {
-    return Status::NotFound("Table does not exist: " + TableIdentifierToString(id) + InCatalog());
+  Status NotFound(const TableIdentifier& id, Kind kind) const {
+    return Status::NotFound(std::string(KindName(kind)) + " does not exist: " + TableIdentifierToString(id) +
+                            InCatalog());
   }
-  Status TableExists(const TableIdentifier& id) const {
-    return Status::AlreadyExists("Table already exists: " + TableIdentifierToString(id) + InCatalog());
+  Status Exists(const TableIdentifier& id, Kind kind) const {
+    return Status::AlreadyExists(std::string(KindName(kind)) + " already exists: " + TableIdentifierToString(id) +
+                                 InCatalog());
   }
 
   std::mutex mu_;  // one connection, used by one call at a time
@@ -496,7 +559,6 @@ class SqlCatalog final : public Catalog {
   // Set by Init() for schemas with the iceberg_type column ("v1"); empty for "v0" ones.
   std::string table_filter_;
   std::string table_type_column_;
-  std::string table_type_value_;
 };
 
 bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }

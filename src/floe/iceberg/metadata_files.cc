@@ -42,11 +42,15 @@ std::string MetadataFileName(int version, std::string_view uuid) {
   return out;
 }
 
-std::string MetadataDirectory(const TableMetadata& metadata) {
-  if (auto dir = metadata.Property(kPropWriteMetadataPath); dir && !StripTrailingSlashes(*dir).empty()) {
-    return std::string(StripTrailingSlashes(*dir));
+std::string MetadataDirectory(std::string_view location, std::optional<std::string_view> write_metadata_path) {
+  if (write_metadata_path && !StripTrailingSlashes(*write_metadata_path).empty()) {
+    return std::string(StripTrailingSlashes(*write_metadata_path));
   }
-  return std::string(StripTrailingSlashes(metadata.location)) + "/metadata";
+  return std::string(StripTrailingSlashes(location)) + "/metadata";
+}
+
+std::string MetadataDirectory(const TableMetadata& metadata) {
+  return MetadataDirectory(metadata.location, metadata.Property(kPropWriteMetadataPath));
 }
 
 std::string MetadataFilePath(std::string_view table_location, int version, std::string_view uuid) {

@@ -5,6 +5,7 @@
 // the uuid is random so that concurrent writers never collide. The table property
 // write.metadata.path, when set, replaces `<location>/metadata`.
 // Reading and writing the files through storage is the storage/catalog modules' job.
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,7 +20,9 @@ inline constexpr std::string_view kPropWriteMetadataPath = "write.metadata.path"
 // "00001-<uuid>.metadata.json"
 std::string MetadataFileName(int version, std::string_view uuid);
 // The metadata directory: write.metadata.path, else "<location>/metadata" (no trailing '/').
+// The second form serves views, whose metadata files live the same way.
 std::string MetadataDirectory(const TableMetadata& metadata);
+std::string MetadataDirectory(std::string_view location, std::optional<std::string_view> write_metadata_path);
 // "<location>/metadata/00001-<uuid>.metadata.json" (a trailing '/' on location is dropped).
 std::string MetadataFilePath(std::string_view table_location, int version, std::string_view uuid);
 // The path for writing `metadata` as `version`, in MetadataDirectory, with a new random uuid.

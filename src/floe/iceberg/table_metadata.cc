@@ -357,13 +357,12 @@ Result<TableMetadata> NewTableMetadata(const schema::Schema& schema, const schem
   TableMetadata m;
   m.format_version = kWriteFormatVersion;
   if (auto it = properties.find(kPropFormatVersion); it != properties.end()) {
-    if (it->second == "1") {
-      m.format_version = 1;
-    } else if (it->second == "2") {
-      m.format_version = 2;
+    if (it->second.size() == 1 && it->second[0] >= '1' && it->second[0] <= '0' + kMaxWriteFormatVersion) {
+      m.format_version = it->second[0] - '0';
     } else {
       return Status::Unsupported("table property format-version=" + it->second +
-                                 ": Floe creates format version 1 or 2 tables");
+                                 ": Floe creates format version 1 to " + std::to_string(kMaxWriteFormatVersion) +
+                                 " tables");
     }
     properties.erase(it);
   }
@@ -397,6 +396,7 @@ Result<TableMetadata> NewTableMetadata(const schema::Schema& schema, const schem
   m.default_sort_order_id = fresh_order.order_id;
   m.sort_orders.push_back(std::move(fresh_order));
   m.properties = std::move(properties);
+  if (m.format_version >= 3) m.next_row_id = 0;
   FLOE_RETURN_IF_ERROR(ValidateTableMetadata(m).WithContext("new table"));
   return m;
 }

@@ -2,10 +2,11 @@
 // The Iceberg table metadata model: what one `<NNNNN>-<uuid>.metadata.json` file holds.
 // Spec: https://iceberg.apache.org/spec/#table-metadata and #table-metadata-fields.
 //
-// Floe writes format v2. Format v1 and v3 files are read-tolerated: v1's singular
-// "schema"/"partition-spec" are converted into the list forms on read (and written back
-// beside them for v1 tables), v3's row-lineage fields (next-row-id, first-row-id,
-// added-rows) are kept so a v3 table round-trips. Unknown keys are ignored on read.
+// Floe creates format v2 unless told otherwise ("format-version" 1, 2 or 3 at create, or
+// upgrade-format-version). v1's singular "schema"/"partition-spec" are converted into the list
+// forms on read (and written back beside them for v1 tables); v3's row-lineage fields
+// (next-row-id, first-row-id, added-rows) are kept so a v3 table round-trips, and a new v3
+// table starts with next-row-id 0. Unknown keys are ignored on read.
 //
 // A TableMetadata value that came out of ParseTableMetadata, NewTableMetadata or
 // ApplyUpdates satisfies ValidateTableMetadata: the current schema, default spec, default
@@ -24,7 +25,8 @@
 
 namespace floe::iceberg {
 
-inline constexpr int kWriteFormatVersion = 2;    // what Floe creates
+inline constexpr int kWriteFormatVersion = 2;    // what Floe creates by default
+inline constexpr int kMaxWriteFormatVersion = 3;  // what a create or upgrade may ask for
 inline constexpr int kMaxReadFormatVersion = 3;  // what Floe parses
 inline constexpr int kPartitionFieldIdStart = 1000;
 inline constexpr int kUnsortedOrderId = 0;
@@ -170,7 +172,8 @@ Status CheckSortOrderCompatible(const schema::SortOrder& order, const schema::Sc
 Status CheckSchemaFormatVersion(const schema::Schema& schema, int format_version);
 
 // Metadata for a new table, as Java's TableMetadata.newTableMetadata: format v2 (or the
-// "format-version" property, 1 or 2, which is consumed and not stored), schema id 0 (the
+// "format-version" property, 1, 2 or 3, which is consumed and not stored; v3 starts
+// next-row-id at 0), schema id 0 (the
 // schema's field ids are kept; last-column-id = its highest field id), spec id 0 with
 // partition field ids reassigned from 1000, sort order id 1 (0 when unsorted), a random
 // table uuid, location without trailing '/', no snapshots. now_ms defaults to the clock.

@@ -17,9 +17,6 @@ namespace ja = json_access;
 
 namespace {
 
-std::string Indexed(std::string_view key, size_t i) {
-  return std::string(key) + "[" + std::to_string(i) + "]";
-}
 
 Result<const json*> RequiredArray(const json& obj, std::string_view key, int format_version) {
   FLOE_ASSIGN_OR_RETURN(const json* v, ja::OptionalArray(obj, key, kJsonWording));
@@ -67,20 +64,9 @@ Result<MetadataLogEntry> MetadataLogEntryFromJson(const json& j) {
   return e;
 }
 
-template <typename T, typename Parse>
-Status ParseArray(const json* array, std::string_view key, std::vector<T>& out, Parse parse) {
-  if (array == nullptr) return Status::OK();
-  for (size_t i = 0; i < array->size(); ++i) {
-    auto item = parse((*array)[i]);
-    if (!item.ok()) return item.status().WithContext(Indexed(key, i));
-    out.push_back(std::move(item).value());
-  }
-  return Status::OK();
-}
-
 Status ParseStatistics(const json& j, std::string_view key, std::vector<StatisticsFile>& out) {
   FLOE_ASSIGN_OR_RETURN(const json* array, ja::OptionalArray(j, key, kJsonWording));
-  return ParseArray(array, key, out, StatisticsFileFromJson);
+  return ParseJsonArray(array, key, out, StatisticsFileFromJson);
 }
 
 }  // namespace
@@ -331,15 +317,15 @@ Status ParseMetadata(const json& j, TableMetadata& m) {
   if (m.current_snapshot_id == -1) m.current_snapshot_id.reset();  // the legacy "no snapshot" value
   {
     FLOE_ASSIGN_OR_RETURN(const json* snapshots, ja::OptionalArray(j, "snapshots", kJsonWording));
-    FLOE_RETURN_IF_ERROR(ParseArray(snapshots, "snapshots", m.snapshots, SnapshotFromJson));
+    FLOE_RETURN_IF_ERROR(ParseJsonArray(snapshots, "snapshots", m.snapshots, SnapshotFromJson));
   }
   {
     FLOE_ASSIGN_OR_RETURN(const json* log, ja::OptionalArray(j, "snapshot-log", kJsonWording));
-    FLOE_RETURN_IF_ERROR(ParseArray(log, "snapshot-log", m.snapshot_log, SnapshotLogEntryFromJson));
+    FLOE_RETURN_IF_ERROR(ParseJsonArray(log, "snapshot-log", m.snapshot_log, SnapshotLogEntryFromJson));
   }
   {
     FLOE_ASSIGN_OR_RETURN(const json* log, ja::OptionalArray(j, "metadata-log", kJsonWording));
-    FLOE_RETURN_IF_ERROR(ParseArray(log, "metadata-log", m.metadata_log, MetadataLogEntryFromJson));
+    FLOE_RETURN_IF_ERROR(ParseJsonArray(log, "metadata-log", m.metadata_log, MetadataLogEntryFromJson));
   }
   FLOE_RETURN_IF_ERROR(ParseSortOrders(j, m));
   FLOE_RETURN_IF_ERROR(ParseRefs(j, m));

@@ -33,6 +33,22 @@ nlohmann::json StatisticsFileToJson(const StatisticsFile& file);
 // Parses JSON text without exceptions: kInvalidArgument with the parser's message.
 Result<nlohmann::json> ParseJsonText(std::string_view text, std::string_view what);
 
+// "key[i]": how errors name an element of an array member.
+inline std::string Indexed(std::string_view key, size_t i) { return std::string(key) + "[" + std::to_string(i) + "]"; }
+
+// Appends parse(element) for each element of `array` (nullptr: an absent optional array, no
+// elements); the first failure is returned with the element's place ("key[i]") as context.
+template <typename T, typename Parse>
+Status ParseJsonArray(const nlohmann::json* array, std::string_view key, std::vector<T>& out, Parse parse) {
+  if (array == nullptr) return Status::OK();
+  for (size_t i = 0; i < array->size(); ++i) {
+    auto item = parse((*array)[i]);
+    if (!item.ok()) return item.status().WithContext(Indexed(key, i));
+    out.push_back(std::move(item).value());
+  }
+  return Status::OK();
+}
+
 // How this module's JSON code words the errors of floe/core/json_access.h, e.g.
 // "'last-column-id' must be an integer, got string \"one\"" or "missing required key 'ref'".
 // Members are named by key alone (callers add context with Status::WithContext).

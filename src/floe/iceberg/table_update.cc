@@ -49,6 +49,8 @@ class MetadataBuilder {
   // Final bookkeeping: last-updated-ms, snapshot-log clean-up, metadata-log, validation.
   Result<TableMetadata> Finish(const TableMetadata* base, std::string_view previous_metadata_location) {
     m_.last_updated_ms = last_updated_ms_.value_or(now_ms_);
+    // v3 requires next-row-id; a table created as or upgraded to v3 starts at 0.
+    if (m_.format_version >= 3 && !m_.next_row_id) m_.next_row_id = 0;
     CleanSnapshotLog();
     if (base != nullptr && !previous_metadata_location.empty()) {
       int max_entries = MetadataPreviousVersionsMax(m_);
@@ -111,7 +113,7 @@ class MetadataBuilder {
 
   Status Do(const UpgradeFormatVersionUpdate& u) {
     int v = u.format_version;
-    if (creating_ && !format_version_chosen_ && (v == 1 || v == 2)) {
+    if (creating_ && !format_version_chosen_ && v >= 1 && v <= kMaxWriteFormatVersion) {
       format_version_chosen_ = true;
       m_.format_version = v;
       Changed();
@@ -122,9 +124,9 @@ class MetadataBuilder {
       return Status::InvalidArgument("cannot downgrade a v" + std::to_string(m_.format_version) + " table to v" +
                                      std::to_string(v));
     }
-    if (v > kWriteFormatVersion) {
+    if (v > kMaxWriteFormatVersion) {
       return Status::Unsupported("cannot upgrade to format v" + std::to_string(v) + ": Floe writes up to v" +
-                                 std::to_string(kWriteFormatVersion));
+                                 std::to_string(kMaxWriteFormatVersion));
     }
     m_.format_version = v;
     format_version_chosen_ = true;
@@ -140,14 +142,11 @@ class MetadataBuilder {
         return Status::InvalidArgument("identifier field id " + std::to_string(id) + " is not in the schema");
       }
     }
+    // The sent last-column-id is deprecated (Java 1.10 sends the schema's highest field id,
+    // which is lower than the table's after a column was dropped): it can raise the table's
+    // value, never lower it, and is never a reason to refuse the schema.
     int new_last = std::max(m_.last_column_id, s.HighestFieldId());
-    if (u.last_column_id) {
-      if (*u.last_column_id < m_.last_column_id) {
-        return Status::InvalidArgument("last-column-id " + std::to_string(*u.last_column_id) +
-                                       " is lower than the table's " + std::to_string(m_.last_column_id));
-      }
-      new_last = std::max(new_last, *u.last_column_id);
-    }
+    if (u.last_column_id) new_last = std::max(new_last, *u.last_column_id);
     int new_id = 0;
     for (const auto& existing : m_.schemas) {
       if (SameSchema(existing, s)) {

@@ -19,7 +19,9 @@
 // - remove-properties ignores absent keys; remove-statistics of a missing entry is a no-op.
 // - No-op updates (setting what is already set) are not changes; when nothing changed,
 //   ApplyUpdates returns the base unchanged (no metadata-log entry, same last-updated-ms).
-// - Floe writes format v2: upgrade-format-version to 3 is kUnsupported.
+// - Format versions 1 to 3 can be created or upgraded to (v3 starts next-row-id at 0); above
+//   3 is kUnsupported. add-schema's last-column-id (deprecated in the REST spec) may be lower
+//   than the table's: the table keeps the higher value.
 #include <nlohmann/json.hpp>
 
 #include <cstdint>

@@ -8,6 +8,7 @@
 
 #include "floe/schema/json.h"
 #include "floe/server/rest_errors_internal.h"
+#include "floe/server/rest_requests_internal.h"
 
 namespace floe::server {
 namespace {
@@ -17,82 +18,9 @@ using catalog::Namespace;
 using catalog::TableIdentifier;
 using nlohmann::json;
 
-constexpr char kNamespaceSeparator = '\x1f';  // the REST spec's multi-level separator (%1F)
-
-// Names end up in file paths (default table locations), so anything that could walk out
-// of the warehouse or confuse engines is refused up front.
-Status ValidateName(const std::string& name, const char* what) {
-  if (name.empty()) return Status::InvalidArgument(std::string(what) + " name is empty");
-  if (name.size() > 255) return Status::InvalidArgument(std::string(what) + " name is longer than 255 bytes");
-  if (name == "." || name == "..") return Status::InvalidArgument(std::string(what) + " name '" + name + "' is not allowed");
-  for (unsigned char c : name) {
-    if (c < 0x20 || c == 0x7f || c == '/' || c == '\\') {
-      return Status::InvalidArgument(std::string(what) + " name '" + name +
-                                     "' contains '/', '\\' or a control character");
-    }
-  }
-  return Status::OK();
-}
-
-Result<Namespace> ParseNamespacePath(const std::string& text) {
-  Namespace ns;
-  std::string part;
-  for (char c : text) {
-    if (c == kNamespaceSeparator) {
-      ns.push_back(part);
-      part.clear();
-    } else {
-      part.push_back(c);
-    }
-  }
-  ns.push_back(part);
-  for (const auto& p : ns) FLOE_RETURN_IF_ERROR(ValidateName(p, "namespace"));
-  return ns;
-}
-
-Result<Namespace> NamespaceFromJson(const json& j) {
-  if (!j.is_array() || j.empty()) return Status::InvalidArgument("namespace must be a non-empty array of strings");
-  Namespace ns;
-  for (const auto& p : j) {
-    if (!p.is_string()) return Status::InvalidArgument("namespace must be a non-empty array of strings");
-    ns.push_back(p.get<std::string>());
-    FLOE_RETURN_IF_ERROR(ValidateName(ns.back(), "namespace"));
-  }
-  return ns;
-}
-
-Result<json> ParseBody(const HttpRequest& request) {
-  json body = json::parse(request.body, nullptr, /*allow_exceptions=*/false);
-  if (body.is_discarded()) return Status::InvalidArgument("request body is not valid JSON");
-  if (!body.is_object()) return Status::InvalidArgument("request body must be a JSON object");
-  return body;
-}
-
-Result<std::map<std::string, std::string>> StringMap(const json& j, const char* what) {
-  std::map<std::string, std::string> out;
-  if (j.is_null()) return out;
-  if (!j.is_object()) return Status::InvalidArgument(std::string(what) + " must be an object of strings");
-  for (const auto& [k, v] : j.items()) {
-    if (!v.is_string()) return Status::InvalidArgument(std::string(what) + "." + k + " must be a string");
-    out[k] = v.get<std::string>();
-  }
-  return out;
-}
-
 json NamespaceJson(const Namespace& ns) { return json(ns); }
 
 json IdentifierJson(const TableIdentifier& id) { return {{"namespace", NamespaceJson(id.ns)}, {"name", id.name}}; }
-
-Result<TableIdentifier> IdentifierFromJson(const json& j) {
-  if (!j.is_object() || !j.contains("name") || !j["name"].is_string() || !j.contains("namespace")) {
-    return Status::InvalidArgument("table identifier must be {\"namespace\": [...], \"name\": \"...\"}");
-  }
-  TableIdentifier id;
-  FLOE_ASSIGN_OR_RETURN(id.ns, NamespaceFromJson(j["namespace"]));
-  id.name = j["name"].get<std::string>();
-  FLOE_RETURN_IF_ERROR(ValidateName(id.name, "table"));
-  return id;
-}
 
 json LoadTableResult(const catalog::LoadedTable& t, const std::map<std::string, std::string>& config = {}) {
   json metadata = json::parse(iceberg::SerializeTableMetadata(t.metadata), nullptr, false);
@@ -164,6 +92,7 @@ class Routes {
                           "POST /v1/{prefix}/transactions/commit"}) {
       endpoints.push_back(e);
     }
+    for (const auto& e : RestViewEndpoints()) endpoints.push_back(e);
     json body = {{"defaults", json::object()}, {"overrides", json::object()}, {"endpoints", endpoints}};
     return JsonResponse(200, body.dump());
   }
@@ -293,12 +222,7 @@ class Routes {
     return JsonResponse(200, LoadTableForClient(*created).dump());
   }
 
-  Result<TableIdentifier> PathTable(const HttpRequest& req) {
-    FLOE_ASSIGN_OR_RETURN(auto ns, ParseNamespacePath(req.path_params.at(0)));
-    TableIdentifier id{ns, req.path_params.at(1)};
-    FLOE_RETURN_IF_ERROR(ValidateName(id.name, "table"));
-    return id;
-  }
+  Result<TableIdentifier> PathTable(const HttpRequest& req) { return PathIdentifier(req, "table"); }
 
   // A missing table is always NoSuchTableException, also when its namespace is missing
   // (the message says which): Java clients resolve metadata tables ("t.files") and
@@ -371,16 +295,12 @@ class Routes {
   }
 
   HttpResponse RenameTable(const HttpRequest& req) {
-    auto body = ParseBody(req);
-    if (!body.ok()) return ErrorFromStatus(body.status());
-    auto from = IdentifierFromJson(body->value("source", json()));
-    if (!from.ok()) return ErrorFromStatus(from.status().WithContext("source"));
-    auto to = IdentifierFromJson(body->value("destination", json()));
-    if (!to.ok()) return ErrorFromStatus(to.status().WithContext("destination"));
-    if (!catalog_.pointers().LoadNamespaceProperties(to->ns).ok()) {
-      return ErrorResponse(404, "NoSuchNamespaceException", "Namespace does not exist: " + Join(to->ns));
+    auto rename = ParseRenameRequest(req);
+    if (!rename.ok()) return ErrorFromStatus(rename.status());
+    if (!catalog_.pointers().LoadNamespaceProperties(rename->to.ns).ok()) {
+      return ErrorResponse(404, "NoSuchNamespaceException", "Namespace does not exist: " + Join(rename->to.ns));
     }
-    if (auto st = catalog_.pointers().RenameTable(*from, *to); !st.ok()) {
+    if (auto st = catalog_.pointers().RenameTable(rename->from, rename->to); !st.ok()) {
       return ErrorFromStatus(st, "NoSuchTableException", "AlreadyExistsException");
     }
     return {204, "", "", {}};
@@ -468,6 +388,7 @@ void AddRestCatalogRoutes(HttpServer& server, IcebergCatalog& catalog, const Res
   server.Route("POST", ns + "/tables/([^/]+)/metrics", bind(&Routes::ReportMetrics));
   server.Route("POST", "/v1/tables/rename", bind(&Routes::RenameTable));
   server.Route("POST", "/v1/transactions/commit", bind(&Routes::CommitTransaction));
+  AddRestViewRoutes(server, catalog);
 }
 
 }  // namespace floe::server

@@ -1,6 +1,6 @@
 #pragma once
 // The Iceberg REST catalog API (the subset engines use: config, namespaces, tables, commits,
-// multi-table transactions, metrics) on top of IcebergCatalog. Spec: Iceberg's
+// multi-table transactions, metrics, views) on top of IcebergCatalog. Spec: Iceberg's
 // open-api/rest-catalog-open-api.yaml. Error bodies are its ErrorModel.
 #include <functional>
 #include <map>

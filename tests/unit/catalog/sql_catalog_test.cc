@@ -248,6 +248,42 @@ TEST(SqlCatalogSqlite, ReadsRowsWrittenByOtherCatalogs) {
             (std::vector<std::vector<std::string>>{{"exists"}}));
 }
 
+TEST(SqlCatalogSqlite, ViewsAreRowsOfTheirOwnKindInTheTablesNameSpace) {
+  TempDir dir;
+  auto catalog = Open(dir.Uri());
+  ASSERT_NE(catalog, nullptr);
+  ASSERT_TRUE(catalog->CreateNamespace({"ns"}, {}).ok());
+  const TableIdentifier v{{"ns"}, "v"}, t{{"ns"}, "t"};
+  ASSERT_TRUE(catalog->CreateView(v, "view-1").ok());
+  ASSERT_TRUE(catalog->CreateTable(t, "table-1").ok());
+  RawDb raw(dir.path() / "catalog.db");
+  EXPECT_EQ(raw.Query("SELECT table_name, iceberg_type FROM iceberg_tables ORDER BY table_name"),
+            (std::vector<std::vector<std::string>>{{"t", "TABLE"}, {"v", "VIEW"}}));  // as Java's JDBC catalog
+  EXPECT_EQ(*catalog->ListViews({"ns"}), (std::vector<TableIdentifier>{v}));
+  EXPECT_EQ(*catalog->ListTables({"ns"}), (std::vector<TableIdentifier>{t}));
+  EXPECT_EQ(catalog->ListViews({"nope"}).status().code(), StatusCode::kNotFound);
+
+  // One name, one object; Iceberg's wording either way.
+  Status view_over_table = catalog->CreateView(t, "x");
+  EXPECT_EQ(view_over_table.message().rfind("Table with same name already exists: ns.t", 0), 0u)
+      << view_over_table.message();
+  EXPECT_EQ(catalog->CreateView(v, "x").message().rfind("View already exists: ns.v", 0), 0u);
+  EXPECT_EQ(catalog->LoadTable(v).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(catalog->LoadView(t).status().message().rfind("View does not exist: ns.t", 0), 0u);
+  Status rename = catalog->RenameView(v, t);
+  EXPECT_EQ(rename.code(), StatusCode::kAlreadyExists);
+  EXPECT_EQ(rename.message().rfind("Cannot rename ns.v to ns.t. Table already exists", 0), 0u) << rename.message();
+
+  ASSERT_TRUE(catalog->SwapViewMetadataLocation(v, "view-1", "view-2").ok());
+  EXPECT_EQ(catalog->SwapViewMetadataLocation(v, "view-1", "view-3").code(), StatusCode::kConflict);
+  EXPECT_EQ(catalog->LoadView(v)->metadata_location, "view-2");
+  ASSERT_TRUE(catalog->RenameView(v, {{"ns"}, "w"}).ok());
+  EXPECT_EQ(catalog->DropView(v).code(), StatusCode::kNotFound);
+  EXPECT_EQ(catalog->DropTable({{"ns"}, "w"}).code(), StatusCode::kNotFound);  // a view, not a table
+  ASSERT_TRUE(catalog->DropView({{"ns"}, "w"}).ok());
+  EXPECT_TRUE(catalog->ListViews({"ns"})->empty());
+}
+
 TEST(SqlCatalogSqlite, WorksWithASchemaWithoutTheTypeColumn) {
   TempDir dir;
   {
@@ -271,6 +307,9 @@ TEST(SqlCatalogSqlite, WorksWithASchemaWithoutTheTypeColumn) {
   RawDb raw(dir.path() / "catalog.db");
   EXPECT_EQ(raw.Query("SELECT * FROM iceberg_tables"),
             (std::vector<std::vector<std::string>>{{"floe", "lake", "t", "v2", "v1"}}));  // not migrated
+  // Without the type column a row cannot say it is a view: views are refused, not guessed.
+  EXPECT_EQ(catalog->CreateView({{"lake"}, "v"}, "x").code(), StatusCode::kUnsupported);
+  EXPECT_EQ(catalog->ListViews({"lake"}).status().code(), StatusCode::kUnsupported);
 }
 
 TEST(SqlCatalogSqlite, DataSurvivesReopening) {

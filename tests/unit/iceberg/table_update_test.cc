@@ -387,7 +387,14 @@ TEST(IcebergTableUpdate, AddSchemaAndSetCurrent) {
 
   ExpectInvalid(base, {SetCurrentSchemaUpdate{kLastAdded}}, "no schema was added");
   ExpectInvalid(base, {SetCurrentSchemaUpdate{3}}, "unknown schema id 3");
-  ExpectInvalid(*m, {AddSchemaUpdate{EvolvedSchema(), 5}}, "last-column-id 5 is lower than the table's 8");
+  // A lower last-column-id (deprecated; Java 1.10 sends the schema's highest field id) is
+  // accepted and never lowers the table's; a higher one raises it.
+  auto lower = ApplyUpdates(*m, {AddSchemaUpdate{EvolvedSchema(), 5}}, kNow + 1, kPrev);
+  ASSERT_TRUE(lower.ok()) << lower.status().ToString();
+  EXPECT_EQ(lower->last_column_id, 8);
+  auto higher = ApplyUpdates(*m, {AddSchemaUpdate{EvolvedSchema(), 12}}, kNow + 1, kPrev);
+  ASSERT_TRUE(higher.ok()) << higher.status().ToString();
+  EXPECT_EQ(higher->last_column_id, 12);
   schema::Schema v3 = EvolvedSchema();
   v3.fields.push_back(testing::Field(9, "ns", testing::P(schema::TypeId::kTimestampTzNs)));
   ExpectInvalid(base, {AddSchemaUpdate{v3, {}}}, "format version 3");
@@ -523,7 +530,13 @@ TEST(IcebergTableUpdate, UpgradeFormatVersion) {
   ASSERT_TRUE(same.ok());
   EXPECT_TRUE(*same == base);
   ExpectInvalid(base, {UpgradeFormatVersionUpdate{1}}, "cannot downgrade a v2 table to v1");
-  ExpectInvalid(base, {UpgradeFormatVersionUpdate{3}}, "Floe writes up to v2", StatusCode::kUnsupported);
+  ExpectInvalid(base, {UpgradeFormatVersionUpdate{4}}, "Floe writes up to v3", StatusCode::kUnsupported);
+  // v2 -> v3: next-row-id, required in v3, starts at 0.
+  auto v3 = ApplyUpdates(base, {UpgradeFormatVersionUpdate{3}}, kNow, kPrev);
+  ASSERT_TRUE(v3.ok()) << v3.status().ToString();
+  EXPECT_EQ(v3->format_version, 3);
+  EXPECT_EQ(v3->next_row_id, 0);
+  ExpectInvalid(*v3, {UpgradeFormatVersionUpdate{2}}, "cannot downgrade a v3 table to v2");
 }
 
 TEST(IcebergTableUpdate, LocationAndProperties) {
@@ -665,8 +678,14 @@ TEST(IcebergTableUpdate, CreateFromUpdatesDefaultsAndErrors) {
   EXPECT_NE(st.message().find("no current schema"), std::string::npos) << st.message();
   st = CreateFromUpdates({SetLocationUpdate{"s3://b/t"}, AddPartitionSpecUpdate{testing::SampleSpec()}}, 5).status();
   EXPECT_NE(st.message().find("needs a current schema"), std::string::npos) << st.message();
-  st = CreateFromUpdates({UpgradeFormatVersionUpdate{3}}, 5).status();
+  st = CreateFromUpdates({UpgradeFormatVersionUpdate{4}}, 5).status();
   EXPECT_EQ(st.code(), StatusCode::kUnsupported);
+  auto v3 = CreateFromUpdates({UpgradeFormatVersionUpdate{3}, SetLocationUpdate{"s3://b/t"},
+                               AddSchemaUpdate{testing::SampleSchema(), {}}, SetCurrentSchemaUpdate{kLastAdded}},
+                              5);
+  ASSERT_TRUE(v3.ok()) << v3.status().ToString();
+  EXPECT_EQ(v3->format_version, 3);
+  EXPECT_EQ(v3->next_row_id, 0);
 }
 
 // --- Replaying pyiceberg's commits ------------------------------------------------------

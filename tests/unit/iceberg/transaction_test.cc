@@ -327,8 +327,10 @@ TEST_F(IcebergTransaction, FailedChangesLeaveNoTrace) {
   const DataFile a = File("a", 1);
   Append({a});
   Transaction tx(metadata_);
-  const Status lower = tx.SetSchema(EvolvedSchema(), 3);  // below the table's last-column-id
-  EXPECT_EQ(lower.code(), StatusCode::kInvalidArgument) << lower.ToString();
+  schema::Schema broken = EvolvedSchema();
+  broken.identifier_field_ids = {99};  // not a field of the schema
+  const Status invalid = tx.SetSchema(broken, 8);
+  EXPECT_EQ(invalid.code(), StatusCode::kInvalidArgument) << invalid.ToString();
   auto missing = tx.ReplaceFiles({File("nope", 1).file_path}, {File("n", 1)});
   EXPECT_EQ(missing.status().code(), StatusCode::kConflict) << missing.status().ToString();
   EXPECT_TRUE(tx.empty());
