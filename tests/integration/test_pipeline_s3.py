@@ -368,3 +368,77 @@ def test_catalog_vends_table_scoped_read_credentials(kafka, schema_registry, flo
     # moto does not evaluate STS session policies, so that the vended credentials cannot write
     # is not checked here: the policy itself is (tests/unit/storage/vended_credentials_test.cc).
     assert base[1] not in logs_of(tmp_path)
+
+
+def test_rest_catalog_client_writes_with_the_credentials_the_catalog_vends(kafka, schema_registry, floe_bin, s3,
+                                                                          tmp_path):
+    """catalog.access_delegation: vended-credentials (issue 15). Floe's own keys may write nothing;
+    a catalog in front of Floe's server vends, as Polaris does, STS credentials of a role that may
+    write the bucket, in LoadTable's storage-credentials, expiring within five minutes. Floe asks
+    with X-Iceberg-Access-Delegation, writes every file with the vended keys, asks again before
+    they expire, and the table reads back whole."""
+    import json
+    import re as regex
+
+    import boto3
+    import botocore.exceptions
+
+    from tests.integration.fixtures.fault_proxy import FaultProxy, decoded_body
+    bucket = s3.create_bucket()
+    base, role, _ = assumable_role(s3)
+    sts = s3._client("sts", *base)
+    powerless = s3.create_user(ASSUME_ONLY)  # Floe's own keys: no S3 permission at all
+    with pytest.raises(botocore.exceptions.ClientError, match="AccessDenied"):
+        s3._client("s3", *powerless).put_object(Bucket=bucket, Key="wh/x", Body=b"x")
+
+    topic = f"s3deleg-{uuid.uuid4().hex[:8]}"
+    produce_orders(kafka, schema_registry, topic, 300)
+    server = s3_floe(floe_bin, tmp_path / "server", kafka, schema_registry, topic, bucket,
+                     s3.storage_config(s3.admin_key), formats=["iceberg"])
+    proc, url = serve_catalog(floe_bin, server.write_config(), tmp_path / "catalog.log")
+    vended = []
+
+    def vend(record, status, headers, data):
+        table_answer = (record["method"] == "GET" and regex.search(r"/namespaces/[^/]+/tables/[^/?]+$", record["path"])
+                        or record["method"] == "POST" and record["path"].endswith("/tables"))
+        if status != 200 or not table_answer:
+            return status, headers, data
+        headers, data = decoded_body(headers, data)
+        answer = json.loads(data)
+        c = sts.assume_role(RoleArn=role, RoleSessionName=f"floe-{len(vended)}", DurationSeconds=900)["Credentials"]
+        vended.append(c)
+        # Four minutes left: inside Floe's refresh window, so it must ask again before writing much.
+        expires = int((time.time() + 240) * 1000)
+        answer["storage-credentials"] = [{"prefix": answer["metadata"]["location"], "config": {
+            "s3.access-key-id": c["AccessKeyId"], "s3.secret-access-key": c["SecretAccessKey"],
+            "s3.session-token": c["SessionToken"], "s3.session-token-expires-at-ms": str(expires)}}]
+        return status, headers, json.dumps(answer).encode()
+
+    try:
+        with FaultProxy(int(url.rsplit(":", 1)[1]), ignore_conditional=False) as catalog:
+            catalog.rewrite = vend
+            writer = s3_floe(floe_bin, tmp_path / "writer", kafka, schema_registry, topic, bucket,
+                             s3.storage_config(powerless), formats=["iceberg"])
+            writer.config["catalog"] = {"type": "rest", "uri": f"http://127.0.0.1:{catalog.port}",
+                                        "access_delegation": "vended-credentials"}
+            result = writer.run_batch()
+            assert result.returncode == 0, result.stderr[-3000:]
+            asked = [dict((k.lower(), v) for k, v in r["headers"]).get("x-iceberg-access-delegation")
+                     for r in catalog.requests if "/tables" in r["path"]]
+            assert asked and all(a == "vended-credentials" for a in asked)
+            assert len(vended) >= 2, "the expiring credentials were not asked for again"
+            assert "use the storage access the catalog delegated (vended credentials)" in result.stderr
+        keys = s3.keys(bucket, "wh/kafka/orders/")
+        assert any(k.endswith(".parquet") for k in keys) and any(k.endswith(".avro") for k in keys)
+
+        from pyiceberg.catalog.rest import RestCatalog
+        table = RestCatalog("floe", uri=url, **{"s3.access-key-id": s3.admin_key[0],
+                                                "s3.secret-access-key": s3.admin_key[1]}).load_table("kafka.orders")
+        rows = table.scan().to_arrow().to_pylist()
+        assert len(rows_by_offset(rows)) == 300
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    logs = logs_of(tmp_path)
+    assert powerless[1] not in logs and not any(c["SecretAccessKey"] in logs or c["SessionToken"] in logs
+                                               for c in vended)

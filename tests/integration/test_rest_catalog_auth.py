@@ -13,7 +13,6 @@ pyiceberg reads the result back from it."""
 from __future__ import annotations
 
 import base64
-import gzip
 import hashlib
 import json
 import os
@@ -31,7 +30,7 @@ from botocore.credentials import Credentials
 from pyiceberg.catalog.rest import RestCatalog
 
 from tests.integration.fixtures.exactly_once import BackgroundProducer, assert_exactly_once, kill_at_random_moments
-from tests.integration.fixtures.fault_proxy import FaultProxy
+from tests.integration.fixtures.fault_proxy import FaultProxy, decoded_body
 from tests.integration.fixtures.floe_run import FloeRun
 from tests.integration.fixtures.iceberg_rest_fixture import IcebergRestFixture
 from tests.integration.test_pipeline_avro import ORDER, order
@@ -43,13 +42,6 @@ AWS_KEY, AWS_SECRET = "AKIDFLOETEST", "floe/test+secret"
 
 def _json_answer(status: int, body: dict):
     return status, [("Content-Type", "application/json")], json.dumps(body).encode()
-
-
-def _decoded(headers, data: bytes):
-    """The answer's body without gzip (the server compresses when the client accepts it)."""
-    if any(k.lower() == "content-encoding" and "gzip" in v.lower() for k, v in headers):
-        data = gzip.decompress(data)
-    return [(k, v) for k, v in headers if k.lower() != "content-encoding"], data
 
 
 class Gate:
@@ -152,7 +144,7 @@ class Gate:
         if status != 200:
             return status, headers, data
         if record["path"].startswith("/v1/oauth/tokens"):
-            headers, data = _decoded(headers, data)
+            headers, data = decoded_body(headers, data)
             body = json.loads(data)
             with self.lock:
                 token = f"tok-{len(self.issued) + 1}"
@@ -162,7 +154,7 @@ class Gate:
                 body["expires_in"] = self.lifetime
             return status, headers, json.dumps(body).encode()
         if record["path"].startswith("/v1/config") and self.config_overrides:
-            headers, data = _decoded(headers, data)
+            headers, data = decoded_body(headers, data)
             body = json.loads(data)
             body.setdefault("overrides", {}).update(self.config_overrides)
             return status, headers, json.dumps(body).encode()

@@ -29,17 +29,23 @@ Status CheckNamespace(const Namespace& ns) {
   return Status::OK();
 }
 
-LoadedTable ToLoaded(const TableIdentifier& id, rest::LoadTableResult result) {
-  return LoadedTable{id, std::move(result.metadata_location), std::move(result.metadata)};
-}
+}  // namespace
 
-Result<LoadedTable> ParseTable(const TableIdentifier& id, const std::string& body, std::string_view what) {
+Result<LoadedTable> RestCatalogClient::ParseTable(const TableIdentifier& id, const std::string& body,
+                                                  std::string_view what) {
   auto parsed = rest::ParseLoadTableResult(body);
   if (!parsed.ok()) return parsed.status().WithContext(what);
-  return ToLoaded(id, std::move(parsed).value());
+  if (options_.vended_credentials && (!parsed->config.empty() || !parsed->storage_credentials.empty())) {
+    // (A commit's answer carries neither: the access registered at the last load stays.)
+    // Asked again through LoadTable (which every catalog has) when the credentials near expiry.
+    Status delegated = storage::Delegate(this, rest::DelegatedStorageAccess(merged_, *parsed),
+                                         [this, id] { return LoadTable(id).status(); });
+    if (!delegated.ok()) return delegated.WithContext(what);
+  }
+  return LoadedTable{id, std::move(parsed->metadata_location), std::move(parsed->metadata)};
 }
 
-}  // namespace
+RestCatalogClient::~RestCatalogClient() { storage::RevokeDelegations(this); }
 
 RestCatalogClient::RestCatalogClient(RestCatalogOptions options, std::unique_ptr<rest::HttpTransport> transport)
     : options_(std::move(options)), transport_(std::move(transport)), paths_(options_.uri, "") {}
@@ -95,6 +101,10 @@ Status RestCatalogClient::Initialize() {
   }
   if (options_.credential.empty() && options_.token.empty()) {
     if (auto it = merged_.find(std::string(rest::kPropToken)); it != merged_.end()) token_ = it->second;
+  }
+  if (options_.vended_credentials) {
+    // Polaris and Unity vend credentials only to a client that asks with this header.
+    headers_.emplace_back("X-Iceberg-Access-Delegation", "vended-credentials");
   }
   return Status::OK();
 }
@@ -307,6 +317,7 @@ Result<RestCatalogOptions> RestCatalogOptionsFromConfig(const FloeConfig& config
   options.oauth2_server_uri = c.oauth2_server_uri;
   options.scope = c.scope;
   options.warehouse = c.warehouse.empty() ? config.warehouse : c.warehouse;
+  options.vended_credentials = c.access_delegation == "vended-credentials";
   if (c.sigv4) {
     // storage.s3's chain (static keys, the default chain, an assumed role), as Glue uses it.
     S3StorageConfig chain = config.storage.s3 ? *config.storage.s3 : S3StorageConfig{};

@@ -54,6 +54,10 @@ struct RestCatalogOptions {
   std::optional<storage::SigV4Scope> sigv4;
   std::function<Result<storage::AwsCredentials>()> aws_credentials;
   Properties properties;          // other client properties, merged with the server's config
+  // Access delegation: ask for vended credentials (X-Iceberg-Access-Delegation) and read and
+  // write each table's files with the storage settings and credentials its LoadTable answer
+  // carries (storage/delegated_access.h), asked for again before they expire.
+  bool vended_credentials = false;
   std::chrono::milliseconds connect_timeout{10'000};
   std::chrono::milliseconds request_timeout{60'000};
   int max_attempts = 4;  // GET/HEAD only
@@ -66,6 +70,7 @@ class RestCatalogClient final : public TableCatalog {
   // transport: nullptr for libcurl (tests pass a fake).
   static Result<std::unique_ptr<RestCatalogClient>> Open(RestCatalogOptions options,
                                                          std::unique_ptr<rest::HttpTransport> transport = nullptr);
+  ~RestCatalogClient() override;  // revokes the storage access its tables delegated
 
   // The merged configuration and the paths built from it.
   const Properties& properties() const { return merged_; }
@@ -91,6 +96,9 @@ class RestCatalogClient final : public TableCatalog {
  private:
   RestCatalogClient(RestCatalogOptions options, std::unique_ptr<rest::HttpTransport> transport);
   Status Initialize();
+  // A LoadTableResult (load, create, commit, register answers); with vended_credentials, its
+  // storage access is registered for the table's files.
+  Result<LoadedTable> ParseTable(const TableIdentifier& id, const std::string& body, std::string_view what);
   // Sends with auth and the configured headers; GET/HEAD retried with backoff. Returns the
   // 2xx answer, or the Status for anything else (mapped by `kind`, described by `what`).
   Result<rest::HttpResponse> Call(const std::string& method, const std::string& url, const std::string& body,

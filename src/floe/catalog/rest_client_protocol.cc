@@ -301,6 +301,31 @@ Result<LoadTableResult> ParseLoadTableResult(std::string_view body) {
   if (!parsed.ok()) return parsed.status().WithContext("REST catalog table");
   out.metadata = std::move(parsed).value();
   FLOE_ASSIGN_OR_RETURN(out.config, StringMap(j, "config", "REST catalog table"));
+  if (auto it = j.find("storage-credentials"); it != j.end() && !it->is_null()) {
+    if (!it->is_array()) return Status::InvalidArgument("REST catalog table: 'storage-credentials' is not an array");
+    for (const auto& entry : *it) {
+      StorageCredential credential;
+      if (!entry.is_object() || !entry.contains("prefix") || !entry["prefix"].is_string()) {
+        return Status::InvalidArgument("REST catalog table: a 'storage-credentials' entry has no string 'prefix'");
+      }
+      credential.prefix = entry["prefix"].get<std::string>();
+      FLOE_ASSIGN_OR_RETURN(credential.config, StringMap(entry, "config", "REST catalog storage credential"));
+      out.storage_credentials.push_back(std::move(credential));
+    }
+  }
+  return out;
+}
+
+std::vector<storage::DelegatedAccess> DelegatedStorageAccess(const Properties& catalog, const LoadTableResult& table) {
+  Properties base = catalog;
+  for (const auto& [key, value] : table.config) base[key] = value;
+  std::vector<storage::DelegatedAccess> out;
+  if (!table.metadata.location.empty()) out.push_back({table.metadata.location, base});
+  for (const auto& credential : table.storage_credentials) {
+    Properties merged = base;
+    for (const auto& [key, value] : credential.config) merged[key] = value;
+    out.push_back({credential.prefix, std::move(merged)});
+  }
   return out;
 }
 

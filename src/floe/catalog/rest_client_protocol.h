@@ -12,6 +12,7 @@
 
 #include "floe/catalog/catalog.h"
 #include "floe/catalog/iceberg_catalog.h"
+#include "floe/storage/delegated_access.h"
 #include "floe/core/result.h"
 
 namespace floe::catalog::rest {
@@ -132,13 +133,25 @@ nlohmann::json CommitTableRequestJson(const TableChange& change, bool with_ident
 nlohmann::json CommitTransactionRequestJson(const std::vector<TableChange>& changes);
 nlohmann::json TableIdentifierJson(const TableIdentifier& id);
 
+struct StorageCredential {
+  std::string prefix;  // the location the credentials are for (s3://bucket/path)
+  Properties config;   // FileIO properties: s3.access-key-id, s3.session-token, …
+};
+
 struct LoadTableResult {
   std::string metadata_location;  // empty for a staged create
   iceberg::TableMetadata metadata;
   Properties config;  // table-level client config (e.g. storage credentials)
+  std::vector<StorageCredential> storage_credentials;  // "storage-credentials" (vended, per prefix)
 };
 // LoadTableResult / CommitTableResponse.
 Result<LoadTableResult> ParseLoadTableResult(std::string_view body);
+
+// The storage access a LoadTable answer delegates (Iceberg's S3FileIO semantics): the
+// catalog's merged properties under the table's config apply to the table's location, each
+// storage-credentials entry (its config on top of both) to its prefix. What storage/ honours is
+// filtered there (delegated_access.h).
+std::vector<storage::DelegatedAccess> DelegatedStorageAccess(const Properties& catalog, const LoadTableResult& table);
 
 struct Page {
   std::string next_page_token;  // empty: last page

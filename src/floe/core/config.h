@@ -75,6 +75,10 @@ struct CatalogConfig {
   std::string oauth2_server_uri;
   std::string scope = "catalog";
   std::string warehouse;
+  // "vended-credentials": ask the catalog for credentials (X-Iceberg-Access-Delegation) and
+  // use the storage settings and credentials its LoadTable answers carry for each table's
+  // files; "" (none): storage.s3's own.
+  std::string access_delegation;
   struct SigV4 {
     std::string region;
     std::string service = "execute-api";  // glue | s3tables | execute-api

@@ -82,7 +82,10 @@ void CheckUnityTopics(ConfigReader& r, const YAML::Node& root, const FloeConfig&
 }
 
 // catalog.type rest: OAuth2 client credentials, /v1/config's warehouse, SigV4 signing.
-const std::vector<std::string> kRestKeys = {"credential", "oauth2_server_uri", "scope", "warehouse", "sigv4"};
+const std::vector<std::string> kRestKeys = {"credential", "oauth2_server_uri", "scope", "warehouse", "sigv4",
+                                            "access_delegation"};
+const std::vector<std::pair<std::string, std::string>> kAccessDelegations = {{"none", ""},
+                                                                             {"vended-credentials", "vended-credentials"}};
 const std::vector<std::pair<std::string, std::string>> kSigV4Services = {
     {"glue", "glue"}, {"s3tables", "s3tables"}, {"execute-api", "execute-api"}};
 
@@ -98,6 +101,7 @@ void ReadRestCatalog(ConfigReader& r, const YAML::Node& node, CatalogConfig& c) 
   ReadSecret(r, node, path, "oauth2_server_uri", c.oauth2_server_uri);
   r.Assign(node, path, "scope", c.scope);
   r.Assign(node, path, "warehouse", c.warehouse);
+  if (auto v = r.Choice(node, path, "access_delegation", kAccessDelegations)) c.access_delegation = *v;
   if (!c.credential.empty() && !c.token.empty()) {
     r.Error(node["credential"], path + ".credential",
             "not with catalog.token: the token is either static (token) or fetched with OAuth2 client credentials "

@@ -13,6 +13,7 @@
 
 #include "floe/core/arrow_interop.h"
 #include "floe/storage/azure_store_internal.h"
+#include "floe/storage/delegated_access.h"
 #include "floe/storage/gcs_store_internal.h"
 #include "floe/storage/s3_store_internal.h"
 
@@ -84,7 +85,7 @@ FileIO::FileIO(std::shared_ptr<arrow::fs::FileSystem> fs, std::string root_path,
 
 Result<std::shared_ptr<arrow::fs::FileSystem>> FileSystemForUri(const std::string& uri, std::string* path) {
   if (IsS3Uri(uri)) {
-    FLOE_ASSIGN_OR_RETURN(auto store, SharedS3Store());
+    FLOE_ASSIGN_OR_RETURN(auto store, S3StoreForUri(uri));
     *path = S3Path(uri);
     return std::shared_ptr<arrow::fs::FileSystem>(store->fs);
   }
@@ -107,7 +108,7 @@ Result<FileIO> FileIO::Open(const std::string& root) {
   std::shared_ptr<const S3Store> s3;
   std::shared_ptr<const AzureStore> azure;
   if (IsS3Uri(root)) {
-    FLOE_ASSIGN_OR_RETURN(s3, SharedS3Store());
+    FLOE_ASSIGN_OR_RETURN(s3, S3StoreForUri(root));
   }
   if (IsAzureUri(root)) {
     FLOE_ASSIGN_OR_RETURN(auto location, ParseAzureUri(root));
@@ -117,7 +118,13 @@ Result<FileIO> FileIO::Open(const std::string& root) {
   if (IsGcsUri(root)) {
     FLOE_ASSIGN_OR_RETURN(gcs, SharedGcsStore());
   }
-  FLOE_ASSIGN_OR_RETURN(auto fs, FileSystemForUri(root, &path));
+  std::shared_ptr<arrow::fs::FileSystem> fs;
+  if (s3) {
+    fs = s3->fs;  // the store chosen above, also for the conditional put (one set of credentials)
+    path = S3Path(root);
+  } else {
+    FLOE_ASSIGN_OR_RETURN(fs, FileSystemForUri(root, &path));
+  }
   const bool local = fs->type_name() == "local";
   while (path.size() > 1 && path.back() == '/') path.pop_back();
   std::string uri = root;

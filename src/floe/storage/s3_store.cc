@@ -33,6 +33,7 @@ void FinalizeAtExit() {
   Registry& r = TheRegistry();
   std::lock_guard lock(r.mutex);
   r.s3.reset();
+  DropDelegatedStores();
   if (r.initialized) (void)arrow::fs::EnsureS3Finalized();
 }
 
@@ -116,27 +117,48 @@ Status ConfigureS3Store(const StorageConfig& config) {
   return Status::OK();
 }
 
-Result<std::shared_ptr<const S3Store>> SharedS3Store() {
-  Registry& r = TheRegistry();
-  std::lock_guard lock(r.mutex);
-  if (r.s3) return r.s3;
+namespace {
+
+// Builds a store for `config`; the registry's mutex is held.
+Result<std::shared_ptr<const S3Store>> BuildStore(Registry& r, const S3StorageConfig& config, const std::string& what) {
   FLOE_RETURN_IF_ERROR(InitializeOnce(r));
   auto store = std::make_shared<S3Store>();
-  store->config = r.config.s3.value_or(S3StorageConfig{});
+  store->config = config;
   FLOE_ASSIGN_OR_RETURN(store->options, MakeS3Options(store->config));
   auto fs = arrow::fs::S3FileSystem::Make(store->options);
-  if (!fs.ok()) return FromArrow(fs.status()).WithContext("opening the S3 store (storage.s3)");
+  if (!fs.ok()) return FromArrow(fs.status()).WithContext("opening the S3 store (" + what + ")");
   store->fs = *fs;
   // Registered only now, after Arrow built its first S3 client: exit handlers run in reverse
   // order, and Arrow's client finalizer (a static created with that first client) must still
   // exist when FinalizeS3 runs, or it is destroyed twice.
   std::call_once(g_finalizer_registered, [] { std::atexit(FinalizeAtExit); });
-  spdlog::info("S3 store: region {}, endpoint {}, {} addressing, credentials: {}, upload checksums {}",
+  spdlog::info("S3 store ({}): region {}, endpoint {}, {} addressing, credentials: {}, upload checksums {}", what,
                store->fs->region(), store->config.endpoint.empty() ? "AWS" : store->config.endpoint,
                store->config.path_style ? "path-style" : "virtual-hosted", DescribeCredentials(store->config),
                DescribeChecksums());
-  r.s3 = store;
+  return std::shared_ptr<const S3Store>(std::move(store));
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const S3Store>> SharedS3Store() {
+  Registry& r = TheRegistry();
+  std::lock_guard lock(r.mutex);
+  if (r.s3) return r.s3;
+  FLOE_ASSIGN_OR_RETURN(r.s3, BuildStore(r, r.config.s3.value_or(S3StorageConfig{}), "storage.s3"));
   return r.s3;
+}
+
+S3StorageConfig ConfiguredS3Settings() {
+  Registry& r = TheRegistry();
+  std::lock_guard lock(r.mutex);
+  return r.config.s3.value_or(S3StorageConfig{});
+}
+
+Result<std::shared_ptr<const S3Store>> MakeS3Store(const S3StorageConfig& config, const std::string& what) {
+  Registry& r = TheRegistry();
+  std::lock_guard lock(r.mutex);
+  return BuildStore(r, config, what);
 }
 
 Result<std::pair<arrow::fs::S3Options, std::string>> AwsOptionsAndRegion(const S3StorageConfig& config) {

@@ -25,6 +25,14 @@ Status ConfigureS3Store(const StorageConfig& config);
 // The store for s3:// URIs, built on first use from the configured settings.
 Result<std::shared_ptr<const S3Store>> SharedS3Store();
 
+// storage.s3 as configured (defaults when absent), and a store of its own for other settings
+// (delegated_access.cc: a catalog's vended credentials for a prefix); `what` names it in logs.
+S3StorageConfig ConfiguredS3Settings();
+Result<std::shared_ptr<const S3Store>> MakeS3Store(const S3StorageConfig& config, const std::string& what);
+
+// Drops the delegated prefixes' stores (at exit, before Arrow's S3 is finalised).
+void DropDelegatedStores();
+
 // Arrow's options for the settings: endpoint, addressing style, region, credentials
 // (default chain, static keys, assume-role on top of either).
 Result<arrow::fs::S3Options> MakeS3Options(const S3StorageConfig& config);

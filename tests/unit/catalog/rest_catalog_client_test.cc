@@ -232,6 +232,39 @@ TEST(RestCatalogClientParse, LoadTableResult) {
   EXPECT_NE(broken.status().message().find("REST catalog table"), std::string::npos);
 }
 
+TEST(RestCatalogClientParse, StorageCredentialsAndWhatTheyDelegate) {
+  const std::string body = R"({"metadata-location": "s3://lake/wh/db/t/metadata/00000-a.metadata.json", "metadata": )" +
+                           MetadataJson() + R"json(, "config": {"s3.region": "eu-west-1"},
+      "storage-credentials": [{"prefix": "s3://lake/wh/db/t/data", "config": {"s3.access-key-id": "AK",
+                               "s3.secret-access-key": "SK", "s3.session-token": "T"}}]})json";
+  auto t = rest::ParseLoadTableResult(body);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  ASSERT_EQ(t->storage_credentials.size(), 1u);
+  EXPECT_EQ(t->storage_credentials[0].prefix, "s3://lake/wh/db/t/data");
+  EXPECT_EQ(t->storage_credentials[0].config.at("s3.session-token"), "T");
+
+  // The catalog's properties < the table's config < a storage credential's config.
+  const auto grants = rest::DelegatedStorageAccess({{"s3.endpoint", "http://s3"}, {"s3.region", "us-east-1"}}, *t);
+  ASSERT_EQ(grants.size(), 2u);
+  EXPECT_EQ(grants[0].prefix, "file:///wh/db/t");  // the metadata's location
+  EXPECT_EQ(grants[0].properties.at("s3.region"), "eu-west-1");
+  EXPECT_EQ(grants[0].properties.at("s3.endpoint"), "http://s3");
+  EXPECT_EQ(grants[0].properties.count("s3.access-key-id"), 0u);
+  EXPECT_EQ(grants[1].prefix, "s3://lake/wh/db/t/data");
+  EXPECT_EQ(grants[1].properties.at("s3.access-key-id"), "AK");
+  EXPECT_EQ(grants[1].properties.at("s3.region"), "eu-west-1");
+
+  EXPECT_EQ(rest::ParseLoadTableResult(R"({"metadata": )" + MetadataJson() + R"(, "storage-credentials": {}})")
+                .status()
+                .code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(rest::ParseLoadTableResult(R"({"metadata": )" + MetadataJson() +
+                                       R"(, "storage-credentials": [{"config": {}}]})")
+                .status()
+                .code(),
+            StatusCode::kInvalidArgument);
+}
+
 TEST(RestCatalogClientParse, ListsAndPages) {
   rest::Page page;
   auto ns = rest::ParseListNamespaces(R"({"namespaces": [["a"], ["a", "b"]], "next-page-token": "2"})", page);

@@ -72,6 +72,16 @@ TEST(ConfigRestCatalog, SigV4) {
   ExpectError("  sigv4: {regoin: us-east-1}\n", "catalog.sigv4.regoin: unknown key");
 }
 
+TEST(ConfigRestCatalog, AccessDelegation) {
+  auto none = ParseConfig(Config(""), "floe.yaml");
+  ASSERT_TRUE(none.ok()) << none.status().ToString();
+  EXPECT_EQ(none->catalog.access_delegation, "");
+  auto vended = ParseConfig(Config("  access_delegation: vended-credentials\n"), "floe.yaml");
+  ASSERT_TRUE(vended.ok()) << vended.status().ToString();
+  EXPECT_EQ(vended->catalog.access_delegation, "vended-credentials");
+  ExpectError("  access_delegation: remote-signing\n", "catalog.access_delegation");
+}
+
 TEST(ConfigRestCatalog, RestKeysOnlyWithTypeRest) {
   auto c = ParseConfig("kafka: {bootstrap_servers: \"localhost:9092\"}\nwarehouse: \"/tmp/floe-wh\"\n"
                        "catalog: {credential: \"id:secret\", sigv4: {region: us-east-1}}\n"
