@@ -51,7 +51,7 @@ bench: deps
 	ninja -C $(RELEASE_DIR) -j$(JOBS) floe_bench
 	.deps/venv/bin/python bench/run.py --build $(RELEASE_DIR)
 
-# The slow tier alone: Apache Spark + the Iceberg runtime against Floe's REST catalog
+# The slow tier alone: Apache Spark + the Iceberg runtime, and Iceberg's REST compatibility kit, against Floe's REST catalog
 # (docs/testing-with-spark.md). `make test` runs it too.
 .PHONY: test-slow
 test-slow: build

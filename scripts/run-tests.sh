@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the GoogleTest unit tests, the fuzz replays (ctest) and the pytest integration tests against one build
 # directory, then prints one summary. Usage: run-tests.sh BUILD_DIR [unit|integration|slow|all]
-# "integration" leaves out the slow tier (tests/integration/slow: Spark); "all" runs it too.
+# "integration" leaves out the slow tier (tests/integration/slow: Spark, Iceberg's REST compatibility kit);
+# "all" runs it too.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="$(cd "$1" && pwd)"; WHAT="${2:-all}"
@@ -26,6 +27,7 @@ if [ "$WHAT" = all ] || [ "$WHAT" = integration ] || [ "$WHAT" = slow ]; then
   if [ "$WHAT" != integration ]; then
     export FLOE_SLOW_TESTS=1  # tests/integration/slow/conftest.py collects the Spark tier only then
     "$ROOT/scripts/spark/install.sh"
+    "$ROOT/scripts/rck/install.sh"  # Iceberg's REST compatibility kit (test_rest_compatibility_kit.py)
   fi
   [ "$WHAT" = slow ] && target="$ROOT/tests/integration/slow"
   echo "== integration tests (pytest $([ "$WHAT" = integration ] && echo 'without' || echo 'with') the Spark tier)"

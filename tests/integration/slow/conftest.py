@@ -1,4 +1,5 @@
-"""The slow test tier: Apache Spark (a JVM Iceberg client) against Floe's REST catalog.
+"""The slow test tier: Apache Spark (a JVM Iceberg client) against Floe's REST catalog, and
+Iceberg's REST compatibility kit (test_rest_compatibility_kit.py, which uses only `server`).
 
 Collected only when FLOE_SLOW_TESTS=1 (`make test-slow` sets it), so `make test`, which runs
 `pytest tests/integration`, neither imports pyspark nor starts a JVM. Spark comes from
