@@ -3,10 +3,13 @@
 #include "floe/storage/azure_access_token.h"
 
 #include <gtest/gtest.h>
+#include <httplib.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <thread>
 
 #include "support/temp_dir.h"
 
@@ -185,6 +188,34 @@ TEST(AzureTokenFetch, AnImdsThatNeverAnsweredMeansNoSourceNotAFailure) {
   EXPECT_EQ(sp.status().code(), StatusCode::kUnavailable);
   EXPECT_NE(sp.status().message().find("environment service principal"), std::string::npos);
   EXPECT_EQ(sp.status().message().find("s3cret-value"), std::string::npos);
+}
+
+TEST(AzureTokenFetch, OnceImdsAnsweredItsFailuresAreErrorsNeverNoSource) {
+  // After a first token, kUnsupported would turn Delta's commits into check-then-write.
+  httplib::Server imds;
+  std::atomic<bool> up = true;
+  std::string seen_query;
+  imds.Get("/metadata/identity/oauth2/token", [&](const httplib::Request& req, httplib::Response& res) {
+    seen_query = req.get_param_value("api-version") + " " + req.get_param_value("resource") + " " +
+                 req.get_header_value("Metadata");
+    if (!up) {
+      res.status = 503;
+      return;
+    }
+    res.set_content(R"({"access_token":"imds-token","expires_in":"3599","token_type":"Bearer"})", "application/json");
+  });
+  const int port = imds.bind_to_any_port("127.0.0.1");
+  std::thread serving([&] { imds.listen_after_bind(); });  // bound and listening already: no wait
+  auto fetch = AzureTokenFetch(Resolve({{"AZURE_POD_IDENTITY_AUTHORITY_HOST", "http://127.0.0.1:" + std::to_string(port)}}));
+  auto first = fetch();
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ(first->value, "imds-token");
+  EXPECT_EQ(seen_query, "2018-02-01 https://storage.azure.com/ true");
+  up = false;
+  EXPECT_EQ(fetch().status().code(), StatusCode::kUnavailable);
+  imds.stop();
+  serving.join();
+  EXPECT_EQ(fetch().status().code(), StatusCode::kUnavailable);  // gone: still an error
 }
 
 }  // namespace
