@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "commands.h"
+#include "console_setup.h"
 #include "floe/catalog/iceberg_catalog.h"
 #include "floe/core/config.h"
 #include "floe/core/metrics.h"
@@ -38,6 +39,7 @@ Result<server::HttpServerOptions> ListenOptions(const std::string& listen) {
 struct Servers {
   std::unique_ptr<catalog::IcebergCatalog> served_catalog;
   std::unique_ptr<server::HttpServer> catalog_server;
+  std::unique_ptr<Console> console;  // after admin_server stops: its routes read it
   std::unique_ptr<server::HttpServer> admin_server;
 };
 
@@ -67,6 +69,7 @@ Status StartAdminServer(const FloeConfig& config, const pipeline::Materializer& 
   handlers.healthy = [&materializer] { return materializer.Healthy(); };
   handlers.metrics = &metrics;
   server::AddAdminRoutes(*servers.admin_server, handlers);
+  servers.console = AddConsole(*servers.admin_server, config, handlers.status);  // /ui, docs/console.md
   FLOE_RETURN_IF_ERROR(servers.admin_server->Start());
   std::cout << "floe: admin API listening on " << servers.admin_server->base_url() << std::endl;
   return Status::OK();
