@@ -41,6 +41,7 @@ APT_PACKAGES=(
   libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcpp-httplib-dev
   openjdk-17-jdk-headless maven python3-venv
+  chromium chromium-driver  # the web console's browser tests (tests/integration/test_console.py)
 )
 install_apt "${APT_PACKAGES[@]}"
 
@@ -102,6 +103,20 @@ if [ "$(cat "$DEPS/bin/.fake-gcs-server.version" 2>/dev/null)" != "$FAKE_GCS_VER
   echo "$FAKE_GCS_VERSION" > "$DEPS/bin/.fake-gcs-server.version"
 else
   echo "deps: fake-gcs-server $FAKE_GCS_VERSION present"
+fi
+
+# promtool (Prometheus' rule checker) for deploy/'s alert rules and dashboard, from its Go
+# module, pinned (Prometheus 3.x releases are tagged v0.3xx.y as Go modules).
+PROMTOOL_VERSION=v0.316.0
+if [ "$(cat "$DEPS/bin/.promtool.version" 2>/dev/null)" != "$PROMTOOL_VERSION" ] || [ ! -x "$DEPS/bin/promtool" ]; then
+  GO="$(command -v go || echo /usr/local/go/bin/go)"
+  [ -x "$GO" ] || { echo "deps: promtool needs Go (go on PATH or /usr/local/go/bin/go)" >&2; exit 1; }
+  echo "deps: building promtool $PROMTOOL_VERSION into .deps/bin"
+  mkdir -p "$DEPS/bin"
+  GOBIN="$DEPS/bin" "$GO" install "github.com/prometheus/prometheus/cmd/promtool@$PROMTOOL_VERSION"
+  echo "$PROMTOOL_VERSION" > "$DEPS/bin/.promtool.version"
+else
+  echo "deps: promtool $PROMTOOL_VERSION present"
 fi
 
 # --- Java servers the tests run (Maven Central) -----------------------------------------
