@@ -10,6 +10,7 @@
 #include "floe/core/config.h"
 #include "floe/core/metrics.h"
 #include "floe/pipeline/materializer.h"
+#include "floe/server/admin_commands.h"
 #include "floe/server/admin_routes.h"
 #include "floe/server/http_server.h"
 #include "floe/server/rest_catalog_service.h"
@@ -59,16 +60,27 @@ Status StartCatalogServer(const FloeConfig& config, Servers& servers) {
   return Status::OK();
 }
 
-Status StartAdminServer(const FloeConfig& config, const pipeline::Materializer& materializer,
+Status StartAdminServer(const FloeConfig& config, pipeline::Materializer& materializer,
                         const MetricsRegistry& metrics, Servers& servers) {
   if (config.admin.listen.empty()) return Status::OK();
   FLOE_ASSIGN_OR_RETURN(auto http, ListenOptions(config.admin.listen));
   servers.admin_server = std::make_unique<server::HttpServer>(http);
   server::AdminHandlers handlers;
-  handlers.status = [&materializer] { return materializer.StatusReport(); };
+  handlers.status = [&materializer] {
+    auto status = materializer.StatusReport();
+    status["storage_retries"] = StorageRetriesStatus();
+    return status;
+  };
   handlers.healthy = [&materializer] { return materializer.Healthy(); };
   handlers.metrics = &metrics;
   server::AddAdminRoutes(*servers.admin_server, handlers);
+  server::AdminCommands commands;
+  commands.resume = [&materializer](const std::string& topic) { return materializer.Resume(topic); };
+  commands.skip = [&materializer](const std::string& topic, std::int32_t partition, std::int64_t offset) {
+    return materializer.Skip(topic, partition, offset);
+  };
+  commands.token = config.admin.token;
+  server::AddAdminCommandRoutes(*servers.admin_server, std::move(commands));
   servers.console = AddConsole(*servers.admin_server, config, handlers.status);  // /ui, docs/console.md
   FLOE_RETURN_IF_ERROR(servers.admin_server->Start());
   std::cout << "floe: admin API listening on " << servers.admin_server->base_url() << std::endl;

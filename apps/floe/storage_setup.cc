@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "floe/storage/object_stores.h"
+#include "floe/storage/retry_metrics.h"
 #include "floe/storage/vended_credentials.h"
 
 namespace floe::cli {
@@ -80,6 +81,22 @@ server::RestCatalogOptions ServedCatalogOptions(const FloeConfig& config) {
   options.table_config = CatalogTableConfig(config);
   if (config.catalog.vend_credentials) options.vend_credentials = storage::VendReadCredentials;
   return options;
+}
+
+nlohmann::json StorageRetriesStatus() {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [store, retries] : storage::RetriesSoFar()) {
+    std::uint64_t total = 0;
+    for (const auto& [error, n] : retries.by_error) total += n;
+    out[store] = {{"total", total},
+                  {"by_error", retries.by_error},
+                  {"last_error", retries.last_error},
+                  {"last_message", retries.last_message},
+                  {"seconds_since_last", std::chrono::duration_cast<std::chrono::seconds>(
+                                             std::chrono::system_clock::now() - retries.last_at)
+                                             .count()}};
+  }
+  return out;
 }
 
 }  // namespace floe::cli

@@ -3,6 +3,7 @@
 // `storage:` section to storage/, probes an object-store warehouse, and decides whether Delta
 // may be written there.
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "floe/core/config.h"
@@ -27,5 +28,9 @@ std::map<std::string, std::string> CatalogTableConfig(const FloeConfig& config);
 // The served REST catalog's options: its token, the storage properties above and, with
 // catalog.vend_credentials, per-table read credentials (storage/vended_credentials.h).
 server::RestCatalogOptions ServedCatalogOptions(const FloeConfig& config);
+
+// /status's "storage_retries": per store, the object-store requests retried so far by error
+// code, and the latest (error, message, seconds ago): a struggling store shows before commits fail.
+nlohmann::json StorageRetriesStatus();
 
 }  // namespace floe::cli

@@ -2,6 +2,7 @@
 going away entirely (connections refused) and coming back, while records keep arriving and
 `floe run` commits both formats every half second. Floe must wait, retry, lose nothing, write
 nothing twice and carry on by itself — and say what happened in its log and /metrics."""
+import json
 import time
 import urllib.request
 import uuid
@@ -58,13 +59,15 @@ def faulty_run(kafka, schema_registry, floe_bin, s3, tmp_path, inject):
             assert time.monotonic() < deadline, f"not caught up: {floe.committed_offsets('kafka.faults')}"
             time.sleep(0.5)
         retries = metric_total(floe.admin_url, "floe_storage_retries_total")
+        with urllib.request.urlopen(f"{floe.admin_url}/status", timeout=10) as answer:
+            status = json.load(answer)
         assert floe.stop() == 0
     assert_exactly_once(floe, "kafka.faults", producing.sent)
     delta = rows_by_offset(DeltaTable(f"s3://{bucket}/wh/kafka/faults",
                                       storage_options=delta_storage_options(s3, s3.admin_key))
                            .to_pyarrow_table().to_pylist())
     assert set(delta) == set(producing.sent)
-    return proxy, floe, retries
+    return proxy, floe, retries, status
 
 
 def test_503_slow_down_for_ten_seconds_loses_nothing(kafka, schema_registry, floe_bin, s3, tmp_path):
@@ -72,9 +75,14 @@ def test_503_slow_down_for_ten_seconds_loses_nothing(kafka, schema_registry, flo
         proxy.fail_for(10)
         time.sleep(10.5)
 
-    proxy, floe, retries = faulty_run(kafka, schema_registry, floe_bin, s3, tmp_path, slow_down)
+    proxy, floe, retries, status = faulty_run(kafka, schema_registry, floe_bin, s3, tmp_path, slow_down)
     assert proxy.faulted > 0
     assert retries > 0  # visible to monitoring, not only in the log
+    # …and to an operator: /status counts them per store and error, with the latest.
+    s3_retries = status["storage_retries"]["s3"]
+    # (SlowDown, or "unnamed" for answers that carry no error body, such as a 503 to a HEAD)
+    assert s3_retries["total"] > 0 and s3_retries["total"] == sum(s3_retries["by_error"].values())
+    assert s3_retries["last_error"] in s3_retries["by_error"] and s3_retries["seconds_since_last"] >= 0
     assert "retrying with backoff" in floe.log_tail(400)
 
 
@@ -84,5 +92,5 @@ def test_store_unreachable_then_back_loses_nothing(kafka, schema_registry, floe_
         time.sleep(10)
         proxy.start_listening()
 
-    proxy, floe, retries = faulty_run(kafka, schema_registry, floe_bin, s3, tmp_path, outage)
+    proxy, floe, retries, _ = faulty_run(kafka, schema_registry, floe_bin, s3, tmp_path, outage)
     assert retries > 0

@@ -14,6 +14,7 @@ struct RetryReporting {
   std::mutex mutex;
   MetricsRegistry* registry = nullptr;
   std::map<std::string, std::chrono::steady_clock::time_point> last_logged;  // per store
+  std::map<std::string, StoreRetries> so_far;                               // per store
 };
 
 RetryReporting& Reporting() {
@@ -59,12 +60,23 @@ void CountRetry(std::string_view store, std::string_view error, std::string_view
                      {{"store", std::string(store)}, {"error", std::string(error)}})
         .Increment();
   }
+  StoreRetries& so_far = r.so_far[std::string(store)];
+  ++so_far.by_error[std::string(error)];
+  so_far.last_error = error;
+  so_far.last_message = message;
+  so_far.last_at = std::chrono::system_clock::now();
   const auto now = std::chrono::steady_clock::now();
   auto& last = r.last_logged[std::string(store)];
   if (now - last >= std::chrono::seconds(5)) {
     last = now;
     spdlog::warn("{} request failed ({}: {}); retrying with backoff", store, error, message);
   }
+}
+
+std::map<std::string, StoreRetries> RetriesSoFar() {
+  RetryReporting& r = Reporting();
+  std::lock_guard lock(r.mutex);
+  return r.so_far;
 }
 
 std::shared_ptr<arrow::fs::S3RetryStrategy> CountingS3RetryStrategy(int max_attempts) {
