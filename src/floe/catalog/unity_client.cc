@@ -60,7 +60,9 @@ Result<nlohmann::json> UnityClient::Call(const std::string& method, const std::s
     return Status::Unavailable("Unity Catalog: " + what + ": " + method + " " + request.url + ": " + response.error);
   }
   if (response.status < 200 || response.status >= 300) return UnityErrorStatus(response.status, response.body, what);
-  if (response.body.empty()) return nlohmann::json::object();
+  // A DELETE's answer carries nothing Floe reads: Databricks sends {}, the open-source server
+  // (Armeria's HttpResponse.of(OK)) the text "200 OK" as text/plain.
+  if (response.body.empty() || method == "DELETE") return nlohmann::json::object();
   auto answer = nlohmann::json::parse(response.body, nullptr, /*allow_exceptions=*/false);
   if (answer.is_discarded()) {
     return Status::IoError("Unity Catalog: " + what + ": the answer is not JSON: " + response.body.substr(0, 200));

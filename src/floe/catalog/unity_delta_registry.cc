@@ -1,5 +1,7 @@
 #include "floe/catalog/unity_delta_registry.h"
 
+#include <cctype>
+
 #include <spdlog/spdlog.h>
 
 #include "floe/catalog/unity_columns.h"
@@ -12,12 +14,37 @@ std::string WithoutTrailingSlash(std::string s) {
   return s;
 }
 
+// A location as Unity keeps it: the open-source server normalizes storage_location (trailing
+// slashes dropped, runs of '/' in the path collapsed: file:///a//b/ -> file:///a/b).
+std::string ComparableLocation(const std::string& location) {
+  const std::size_t scheme_end = location.find("://");
+  const std::size_t path_start = scheme_end == std::string::npos ? 0 : scheme_end + 3;
+  std::string out = location.substr(0, path_start);
+  for (std::size_t i = path_start; i < location.size(); ++i) {
+    if (location[i] == '/' && i > path_start && location[i - 1] == '/') continue;
+    out += location[i];
+  }
+  return WithoutTrailingSlash(out);
+}
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
 // The parts of a column that a reader sees; Unity may add its own fields to what it returns.
+// type_text is compared without case: the open-source server lower-cases it on create
+// (struct<customerId:bigint> comes back as struct<customerid:bigint>), and Spark's field names
+// are case-insensitive anyway.
 bool SameColumns(const nlohmann::json& registered, const nlohmann::json& wanted) {
   if (!registered.is_array() || registered.size() != wanted.size()) return false;
   for (std::size_t i = 0; i < wanted.size(); ++i) {
-    for (const char* key : {"name", "type_text", "type_name", "nullable"}) {
+    for (const char* key : {"name", "type_name", "nullable"}) {
       if (registered[i].value(key, nlohmann::json()) != wanted[i][key]) return false;
+    }
+    const nlohmann::json text = registered[i].value("type_text", nlohmann::json());
+    if (!text.is_string() || Lower(text.get<std::string>()) != Lower(wanted[i]["type_text"].get<std::string>())) {
+      return false;
     }
   }
   return true;
@@ -73,7 +100,7 @@ Status UnityDeltaRegistry::RegisterDeltaTable(const TableIdentifier& id, const s
       return created;
     }
     const std::string registered_at = WithoutTrailingSlash(existing->value("storage_location", ""));
-    if (registered_at != WithoutTrailingSlash(storage_location) ||
+    if (ComparableLocation(registered_at) != ComparableLocation(storage_location) ||
         existing->value("data_source_format", "") != "DELTA") {
       return Status::AlreadyExists("Unity Catalog already has a table " + full_name + " (" +
                                    existing->value("data_source_format", "?") + " at '" + registered_at +
