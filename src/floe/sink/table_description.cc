@@ -248,7 +248,8 @@ json ListConfiguredTables(const FloeConfig& config) {
 }
 
 Result<json> DescribeTable(const FloeConfig& config, catalog::TableCatalog& catalog, const std::string& table) {
-  for (const auto& entry : ListConfiguredTables(config)["tables"]) {
+  const json tables = ListConfiguredTables(config);  // kept: the loop reads into it
+  for (const auto& entry : tables["tables"]) {
     if (entry["table"] != table) continue;
     FLOE_ASSIGN_OR_RETURN(auto id, catalog::ParseTableIdentifier(table));
     json out = {{"table", table}, {"topic", entry["topic"]}, {"formats", entry["formats"]}};

@@ -41,6 +41,10 @@ async function getJson(path) {
   }
   return body;
 }
+// replaceChildren without the nulls and nested arrays that el() accepts.
+function show(parent, ...children) {
+  parent.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+}
 function flash(message, bad) {
   const box = document.getElementById("flash");
   box.textContent = message;
@@ -211,7 +215,7 @@ async function renderOverview(main) {
   });
   const suspended = topics.filter((t) => t.state === "suspended");
   const counts = topics.reduce((m, t) => { const s = displayState(t); m[s] = (m[s] || 0) + 1; return m; }, {});
-  main.replaceChildren(
+  show(main, 
     el("h1", {}, "Topics"),
     el("p", { class: "muted", id: "summary" },
       topics.length ? Object.entries(counts).map(([s, n]) => `${n} ${s}`).join(" · ") : "no topics assigned to this process"),
@@ -346,7 +350,7 @@ function formatSection(name, f) {
 }
 async function renderTable(main, name) {
   const t = await getJson(`/ui/api/tables/${encodeURIComponent(name)}`);
-  main.replaceChildren(
+  show(main, 
     el("h1", { id: "table-name" }, t.table),
     el("p", { class: "muted" }, "from topic ", t.topic, " · ", t.formats.join(" + "), " · ", el("a", { href: "#/" }, "all topics")),
     t.formats.map((format) => formatSection(format, t[format])));
@@ -366,7 +370,7 @@ async function render() {
     }
     main.setAttribute("data-loaded", hash);
   } catch (e) {
-    main.replaceChildren(el("p", { class: "error", id: "load-error" }, e.message));
+    show(main, el("p", { class: "error", id: "load-error" }, e.message));
     if (!hash.startsWith("#/table/")) refreshTimer = setTimeout(render, REFRESH_MS);
   }
 }
