@@ -44,7 +44,8 @@ TEST(StatusHistoryTest, StatusFieldsWinOverDerivedValues) {
   s["topics"][0]["freshness_seconds"] = 3;
   history.Record(1, s);
   history.Record(2, s);
-  const json& orders = history.ToJson()["topics"]["orders"];
+  const json all = history.ToJson();
+  const json& orders = all["topics"]["orders"];
   EXPECT_EQ(orders["records_per_second"], json({42.5, 42.5}));
   EXPECT_EQ(orders["freshness_seconds"], json({3.0, 3.0}));
 }
