@@ -88,6 +88,9 @@ struct CatalogConfig {
 
 struct AdminConfig {
   std::string listen;  // host:port for /healthz, /status, /metrics; empty = off
+  // Bearer token of the mutating routes (resume, skip); empty = those routes are off. A
+  // secret: the resolved value of its ${env:…}/${file:…} reference, never printed.
+  std::string token;
 };
 
 // storage.s3 (docs/storage.md). Secret fields hold the resolved values of their

@@ -63,6 +63,7 @@ Result<std::vector<Json>> CommitActions(const TableState& base, const Commit& co
                        {"operationParameters", {{"mode", "Append"}}},
                        {"engineInfo", "floe"},
                        {"isBlindAppend", !commit.schema.has_value()}}}});
+  for (const auto& [key, value] : commit.commit_info) actions.back()["commitInfo"][key] = value;
   const schema::Schema& schema = commit.schema ? *commit.schema : base.schema;
   const Protocol required = RequiredProtocol(schema, mapping);
   const Protocol protocol = creating ? required : MergeProtocols(base.protocol, required);

@@ -60,6 +60,7 @@ struct Commit {
   std::vector<AddFile> adds;
   std::map<std::string, std::int64_t> txns;  // appId -> version
   std::string operation = "WRITE";           // commitInfo.operation
+  std::map<std::string, std::string> commit_info;  // more commitInfo fields (e.g. floe.skipped)
 };
 
 // Writes version base.version + 1 by put-if-absent (docs/delta.md, "Concurrency"): kConflict

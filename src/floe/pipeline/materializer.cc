@@ -22,6 +22,8 @@ constexpr auto kPollTimeout = 100ms;
 constexpr auto kStatusInterval = 1s;
 constexpr auto kHousekeepingInterval = 20ms;
 constexpr auto kLagInterval = 10s;  // a broker round trip per owned partition: not every loop
+// How long an operator command waits for the loop; a commit (skip) is the slowest part.
+constexpr auto kCommandTimeout = std::chrono::milliseconds(60s);
 
 // librdkafka treats a subscription starting with '^' as a regex.
 std::string SubscriptionFor(const TopicConfig& topic) {
@@ -267,6 +269,7 @@ Result<RunSummary> Materializer::Impl::Run(const RunOptions& options, const std:
     if (!idle && now - last_housekeeping < kHousekeepingInterval) continue;
     last_housekeeping = now;
     PausePending();
+    commands_.Drain([this](const OperatorCommand& command) { return Apply(command); });
     RecoverPartitions();
     ResumeWaitingPartitions();
     CommitDueTopics();
@@ -311,10 +314,20 @@ Result<std::unique_ptr<Materializer>> Materializer::Make(const FloeConfig& confi
 }
 
 Result<RunSummary> Materializer::Run(const RunOptions& options, const std::atomic<bool>& stop) {
-  return impl_->Run(options, stop);
+  auto summary = impl_->Run(options, stop);
+  impl_->commands().Close("the pipeline has stopped");  // whichever way Run ended
+  return summary;
 }
 
 nlohmann::json Materializer::StatusReport() const { return impl_->StatusReport(); }
+
+Result<nlohmann::json> Materializer::Resume(const std::string& topic) {
+  return impl_->commands().Submit({OperatorCommand::Kind::kResume, topic}, kCommandTimeout);
+}
+
+Result<nlohmann::json> Materializer::Skip(const std::string& topic, std::int32_t partition, std::int64_t offset) {
+  return impl_->commands().Submit({OperatorCommand::Kind::kSkip, topic, partition, offset}, kCommandTimeout);
+}
 bool Materializer::Healthy() const { return impl_->Healthy(); }
 
 }  // namespace floe::pipeline

@@ -66,6 +66,16 @@ class Materializer {
   nlohmann::json StatusReport() const;
   bool Healthy() const;
 
+  // Operator commands (docs/admin-api.md), callable from any thread: applied by Run's loop
+  // between records; the answer comes once it was applied or refused. kNotFound: no such
+  // topic; kConflict: not suspended, or (skip) not the record the topic is suspended at;
+  // kUnavailable: the loop is not running.
+  // Resume: the suspended topic reads again from where it stopped. {"topic", "resumed_partitions"}
+  Result<nlohmann::json> Resume(const std::string& topic);
+  // Skip: moves past exactly the record the topic is suspended at, recorded in the next
+  // commit (floe.skipped), then resumes. {"topic", "partition", "offset", "skipped", ...}
+  Result<nlohmann::json> Skip(const std::string& topic, std::int32_t partition, std::int64_t offset);
+
  private:
   class Impl;
   explicit Materializer(std::unique_ptr<Impl> impl);

@@ -41,7 +41,8 @@ void Materializer::Impl::CommitTopic(TopicState& topic, const char* why) {
       spdlog::error("{}/{}: {}", topic.config.name, p, batches.status().ToString());
       continue;
     }
-    flushes.push_back({topic.config.name, p, state.buffer->committed(), *state.buffer->next_offset(), std::move(*batches)});
+    flushes.push_back({topic.config.name, p, state.buffer->committed(), *state.buffer->next_offset(), std::move(*batches),
+                       state.buffer->operator_skipped()});
     states.push_back(&state);
   }
   if (flushes.empty()) return;

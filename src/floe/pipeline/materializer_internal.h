@@ -4,6 +4,7 @@
 //   materializer_records.cc  one record: decode, append, or the error policy
 //   materializer_commits.cc  when and how a topic's buffers are committed; back-pressure
 //   materializer_status.cc   /status, lag, batch mode's "caught up"
+//   materializer_operator.cc operator commands: resume and skip a suspended topic
 #include <atomic>
 #include <map>
 #include <memory>
@@ -17,6 +18,7 @@
 #include "floe/kafka/group_consumer.h"
 #include "floe/kafka/producer.h"
 #include "floe/pipeline/materializer.h"
+#include "floe/pipeline/operator_commands.h"
 #include "floe/pipeline/topic_state.h"
 #include "floe/registry/client.h"
 
@@ -36,6 +38,7 @@ class Materializer::Impl final : public kafka::RebalanceListener {
     return status_;
   }
   bool Healthy() const { return healthy_.load(); }
+  CommandQueue& commands() { return commands_; }
 
   void OnAssigned(std::vector<kafka::TopicPartition>& partitions) override;
   void OnRevoked(const std::vector<kafka::TopicPartition>& partitions, bool lost) override;
@@ -61,6 +64,16 @@ class Materializer::Impl final : public kafka::RebalanceListener {
   void RetryLater(TopicState& topic, PartitionState& partition, const kafka::Record& record, const Status& why);
   void ResumeWaitingPartitions();
   void Suspend(TopicState& topic, const std::string& position, const std::string& reason, bool commit_first = true);
+  // Suspends the topic at `record`, the one record at fault (an operator may skip it).
+  void SuspendAt(TopicState& topic, const kafka::Record& record, const std::string& reason);
+
+  // Operator commands (materializer_operator.cc), applied on the loop's thread.
+  CommandResult Apply(const OperatorCommand& command);
+  CommandResult ResumeTopic(const std::string& name);
+  CommandResult SkipRecord(const OperatorCommand& command);
+  // Lifts the suspension: each suspended partition reads again from where it stopped (its
+  // buffer's next offset: the committed offset plus what is still buffered). The partitions.
+  std::vector<std::int32_t> Unsuspend(TopicState& topic);
 
   // Commits (materializer_commits.cc).
   bool CommitDue(const TopicState& topic) const;
@@ -89,6 +102,8 @@ class Materializer::Impl final : public kafka::RebalanceListener {
   Gauge* buffered_bytes_ = nullptr;
   RunSummary summary_;
   Clock::time_point started_ = Clock::now();
+
+  CommandQueue commands_;
 
   mutable std::mutex status_mu_;
   nlohmann::json status_;

@@ -41,7 +41,7 @@ void Materializer::Impl::Handle(kafka::Record record) {
     if (!change.ok()) {
       if (Classify(change.status()) == FailureKind::kRetryLater) return RetryLater(topic, state, record, change.status());
       // Not the record's fault (catalog or partition_by problem): stop the topic, whatever error_mode says.
-      return Suspend(topic, record.Position(), change.status().ToString());
+      return SuspendAt(topic, record, change.status().ToString());
     }
     if (!change->record_error.ok()) return BadRecord(topic, state, record, change->record_error);
     if (!change->changes.empty()) topic.table_metrics.evolutions->Increment();
@@ -81,7 +81,7 @@ void Materializer::Impl::BadRecord(TopicState& topic, PartitionState& state, con
       return;
     }
     case ErrorMode::kSuspend:
-      return Suspend(topic, position, why.ToString());
+      return SuspendAt(topic, record, why.ToString());
   }
 }
 
@@ -114,9 +114,9 @@ void Materializer::Impl::ResumeWaitingPartitions() {
 void Materializer::Impl::Suspend(TopicState& topic, const std::string& position, const std::string& reason,
                                  bool commit_first) {
   if (topic.suspended) return;  // the first reason is the one that counts
-  spdlog::error("suspended topic {} at {}: {}. Its offsets stay where they are; fix the cause (or change error_mode) "
-                "and restart floe.",
-                topic.config.name, position, reason);
+  spdlog::error("suspended topic {} at {}: {}. Its offsets stay where they are; fix the cause, then resume it "
+                "(floe resume {}), skip the record (floe skip), or change error_mode and restart floe.",
+                topic.config.name, position, reason, topic.config.name);
   topic.suspended = true;
   topic.suspended_position = position;
   topic.suspended_reason = reason;
@@ -130,6 +130,12 @@ void Materializer::Impl::Suspend(TopicState& topic, const std::string& position,
     state.phase = PartitionPhase::kSuspended;
   }
   if (!paused.empty()) (void)consumer_->Pause(paused);
+}
+
+void Materializer::Impl::SuspendAt(TopicState& topic, const kafka::Record& record, const std::string& reason) {
+  if (topic.suspended) return;
+  topic.suspended_record = std::make_pair(record.partition(), record.offset());
+  Suspend(topic, record.Position(), reason);
 }
 
 }  // namespace floe::pipeline

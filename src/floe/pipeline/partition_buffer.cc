@@ -1,5 +1,6 @@
 #include "floe/pipeline/partition_buffer.h"
 
+#include <algorithm>
 #include <arrow/api.h>
 
 #include "floe/core/arrow_interop.h"
@@ -96,15 +97,21 @@ Status PartitionBuffer::Append(const kafka::Record& record, const WriterSchema& 
   ++segment_rows_;
   ++rows_;
   bytes_ += RecordCost(record, headers);
-  Advance(record);
+  Advance(record.offset());
+  if (record.timestamp_ms() >= 0) newest_timestamp_ms_ = std::max(newest_timestamp_ms_.value_or(0), record.timestamp_ms());
   return Status::OK();
 }
 
-void PartitionBuffer::Pass(const kafka::Record& record) { Advance(record); }
+void PartitionBuffer::Pass(const kafka::Record& record) { Advance(record.offset()); }
 
-void PartitionBuffer::Advance(const kafka::Record& record) {
+void PartitionBuffer::SkipByOperator(std::int64_t offset) {
+  Advance(offset);
+  operator_skipped_.push_back(offset);
+}
+
+void PartitionBuffer::Advance(std::int64_t offset) {
   if (!has_uncommitted()) oldest_ = std::chrono::steady_clock::now();
-  next_offset_ = record.offset() + 1;
+  next_offset_ = offset + 1;
 }
 
 Status PartitionBuffer::CloseSegment() {
@@ -155,6 +162,8 @@ void PartitionBuffer::MarkCommitted() {
   rows_ = 0;
   bytes_ = 0;
   committed_ = next_offset_;
+  operator_skipped_.clear();
+  newest_timestamp_ms_.reset();
 }
 
 void PartitionBuffer::Reset(std::optional<std::int64_t> committed) {
@@ -165,6 +174,8 @@ void PartitionBuffer::Reset(std::optional<std::int64_t> committed) {
   bytes_ = 0;
   committed_ = committed;
   next_offset_ = committed;
+  operator_skipped_.clear();  // the skipped record comes again and suspends again: skip it again
+  newest_timestamp_ms_.reset();
 }
 
 }  // namespace floe::pipeline

@@ -51,6 +51,12 @@ class PartitionBuffer {
                 std::optional<std::string_view> key_payload);
   // A record consumed but not written (skipped, dead-lettered): offsets move past it.
   void Pass(const kafka::Record& record);
+  // An operator skipped the record at `offset`, the next one to read (POST .../skip): offsets
+  // move past it and the next commit records it (sink::PartitionFlush::skipped).
+  void SkipByOperator(std::int64_t offset);
+  const std::vector<std::int64_t>& operator_skipped() const { return operator_skipped_; }
+  // The newest Kafka timestamp (ms) among records consumed since the last commit (freshness).
+  std::optional<std::int64_t> newest_timestamp_ms() const { return newest_timestamp_ms_; }
 
   // The buffered rows as batches (each of its writer schema's columns plus key and system
   // columns). They stay buffered until MarkCommitted: a failed write or commit loses nothing.
@@ -65,7 +71,7 @@ class PartitionBuffer {
   Status CloseSegment();
   Result<columnar::ValueDecoder*> ValueDecoderFor(const WriterSchema& schema);
   Result<columnar::ValueDecoder*> KeyDecoderFor(const WriterSchema& schema);
-  void Advance(const kafka::Record& record);
+  void Advance(std::int64_t offset);
 
   const TopicConfig& topic_;
   const WriterSchemas& schemas_;
@@ -75,6 +81,8 @@ class PartitionBuffer {
   std::int64_t rows_ = 0;
   std::int64_t bytes_ = 0;
   std::chrono::steady_clock::time_point oldest_{};
+  std::vector<std::int64_t> operator_skipped_;
+  std::optional<std::int64_t> newest_timestamp_ms_;
 
   // The open segment.
   const WriterSchema* segment_schema_ = nullptr;

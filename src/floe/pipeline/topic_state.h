@@ -52,10 +52,14 @@ struct TopicState {
   std::set<const WriterSchema*> in_table;  // writer schemas the table schema already holds
   std::map<std::int32_t, PartitionState> partitions;  // assigned to this process
 
-  // Suspension: set once, with the first reason; cleared only by a restart.
+  // Suspension: set once, with the first reason; cleared by an operator's resume or skip
+  // (materializer_operator.cc) or a restart.
   bool suspended = false;
   std::string suspended_position;  // "orders/3@42"
   std::string suspended_reason;
+  // The record the topic is suspended at, when one record is the cause (not a failed commit):
+  // the only record an operator may skip.
+  std::optional<std::pair<std::int32_t, std::int64_t>> suspended_record;
   bool commit_blocked = false;  // suspended because its buffered data cannot be committed
 
   bool dead_letters_unflushed = false;

@@ -8,6 +8,7 @@
 #include "floe/sink/delta_offsets.h"
 #include "floe/sink/delta_schema_manager.h"
 #include "floe/sink/fencing.h"
+#include "floe/sink/skipped_records.h"
 
 namespace floe::sink {
 
@@ -67,6 +68,7 @@ Result<CommitReport> DeltaFileCommitter::Commit(delta::TableState state, const s
       }
       for (const auto& w : written[i]) report.rows += w.written.rows;
     }
+    if (auto skipped = SkippedRecordsJson(flushes, fence.taken)) commit.commit_info[std::string(kSkippedRecordsKey)] = *skipped;
     FLOE_ASSIGN_OR_RETURN(report.snapshot_id, delta::CommitVersion(table_root_, state, commit));
     report.committed = true;
     return Status::OK();

@@ -6,6 +6,7 @@
 #include "floe/iceberg/transaction.h"
 #include "floe/sink/fencing.h"
 #include "floe/sink/iceberg_offsets.h"
+#include "floe/sink/skipped_records.h"
 #include "floe/storage/file_io.h"
 
 namespace floe::sink {
@@ -66,6 +67,7 @@ Result<CommitReport> IcebergFileCommitter::Commit(catalog::LoadedTable table, co
     }
     append.summary[std::string(iceberg::kSummaryFloeOffsets)] = SerializeOffsets(fence.next);
     append.summary[std::string(iceberg::kSummaryFloeCommitId)] = commit_id;
+    if (auto skipped = SkippedRecordsJson(flushes, fence.taken)) append.summary[std::string(kSkippedRecordsKey)] = *skipped;
     iceberg::Transaction transaction(table.metadata);
     FLOE_ASSIGN_OR_RETURN(const std::int64_t snapshot_id, transaction.FastAppend(append));
     auto result = catalog_.CommitTable({id_, transaction.requirements(), transaction.updates()});

@@ -30,6 +30,9 @@ struct PartitionFlush {
   std::optional<std::int64_t> expected;  // the table's offset for it when this data began
   std::int64_t next_offset = 0;          // what the table says after this commit
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
+  // Offsets in [expected, next_offset) an operator skipped (POST /topics/{topic}/skip): the
+  // commit records them (skipped_records.h) so that every skip stays auditable in the table.
+  std::vector<std::int64_t> skipped;
 };
 
 struct FencedPartition {

@@ -558,5 +558,47 @@ TEST_F(MaterializerTest, PartitionOfASuspendedTopicAssignedAgainIsPaused) {
   ASSERT_TRUE(summary.ok()) << summary.status().ToString();
 }
 
+// Operator commands (docs/admin-api.md): a topic suspended because its data could not be
+// committed is resumed once the cause is gone, reads again from its committed offset and
+// commits every record once; a skip is refused there (no single record is at fault), and so
+// are commands naming an unknown topic or a topic that is not suspended.
+TEST_F(MaterializerTest, ResumeRetriesASuspendedTopicFromItsCommittedOffset) {
+  AddTopic("orders", 1);
+  config_.topics.back().commit_interval = std::chrono::milliseconds(10);
+  consumer_->ProduceN("orders", 0, 5);
+  CommitAsOtherWriter("orders", 0, 0, 2);
+  Table("orders").FailCommits(Status::InvalidArgument("column 'value' cannot hold this type"));
+  Materializer& m = Make();
+
+  BackgroundRun run(m, RunOptions{});
+  ASSERT_TRUE(WaitUntil([&] { return TopicStatus(m.StatusReport(), "orders").value("state", "") == "suspended"; }));
+  auto skip = m.Skip("orders", 0, 2);
+  ASSERT_FALSE(skip.ok());
+  EXPECT_EQ(skip.status().code(), StatusCode::kConflict);
+  EXPECT_NE(skip.status().message().find("not at one record"), std::string::npos) << skip.status().message();
+  auto unknown = m.Resume("nope");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.status().code(), StatusCode::kNotFound);
+
+  Table("orders").ClearFailures();  // the operator fixed the table
+  auto resumed = m.Resume("orders");
+  ASSERT_TRUE(resumed.ok()) << resumed.status().ToString();
+  EXPECT_EQ(*resumed, (nlohmann::json{{"topic", "orders"}, {"resumed_partitions", {0}}}));
+  ASSERT_TRUE(WaitUntil([&] { return sink::Find(Table("orders").offsets(), "orders", 0) == 5; }));
+  // /status is refreshed about once a second.
+  EXPECT_TRUE(WaitUntil([&] { return TopicStatus(m.StatusReport(), "orders").value("state", "") == "running"; }));
+  auto again = m.Resume("orders");
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.status().code(), StatusCode::kConflict);
+  auto summary = run.Finish(/*stop=*/true);
+  ASSERT_TRUE(summary.ok()) << summary.status().ToString();
+  EXPECT_TRUE(summary->suspended.empty());  // resumed: the run does not end as "suspended"
+  ExpectExactlyOnce("orders", 0, 5, /*floe_from=*/2);
+  // After the run, commands are refused at once rather than left waiting.
+  auto late = m.Resume("orders");
+  ASSERT_FALSE(late.ok());
+  EXPECT_EQ(late.status().code(), StatusCode::kUnavailable);
+}
+
 }  // namespace
 }  // namespace floe::pipeline

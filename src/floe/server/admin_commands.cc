@@ -1,0 +1,98 @@
+#include "floe/server/admin_commands.h"
+
+#include <spdlog/spdlog.h>
+
+#include <memory>
+
+#include "floe/server/rest_errors_internal.h"
+
+namespace floe::server {
+namespace {
+
+using nlohmann::json;
+
+// Compares without an early exit, so the time taken does not tell how much of a guess matched.
+bool SameSecret(const std::string& given, const std::string& expected) {
+  unsigned char diff = given.size() == expected.size() ? 0 : 1;
+  for (std::size_t i = 0; i < given.size(); ++i) {
+    diff |= static_cast<unsigned char>(given[i] ^ expected[i % expected.size()]);
+  }
+  return diff == 0;
+}
+
+HttpResponse NoStore(HttpResponse response) {
+  response.headers["Cache-Control"] = "no-store";
+  return response;
+}
+
+HttpResponse Answer(const Result<json>& result) {
+  if (result.ok()) return NoStore(JsonResponse(200, result->dump(-1, ' ', false, json::error_handler_t::replace)));
+  const Status& st = result.status();
+  switch (st.code()) {
+    case StatusCode::kNotFound: return NoStore(ErrorResponse(404, "NotFound", st.message()));
+    case StatusCode::kConflict: return NoStore(ErrorResponse(409, "Conflict", st.message()));
+    case StatusCode::kInvalidArgument: return NoStore(ErrorResponse(400, "BadRequest", st.message()));
+    case StatusCode::kUnavailable: return NoStore(ErrorResponse(503, "Unavailable", st.message()));
+    default: return NoStore(ErrorResponse(500, "InternalServerError", st.ToString()));
+  }
+}
+
+// {"partition": p, "offset": o}, both integers.
+Result<std::pair<std::int32_t, std::int64_t>> SkipBody(const std::string& body) {
+  const json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  const char* shape = "the body must be {\"partition\": <int>, \"offset\": <int>}";
+  if (!j.is_object()) return Status::InvalidArgument(std::string(shape) + ": it is not a JSON object");
+  for (const char* key : {"partition", "offset"}) {
+    if (!j.contains(key) || !j[key].is_number_integer()) {
+      return Status::InvalidArgument(std::string(shape) + ": '" + key + "' is missing or not an integer");
+    }
+  }
+  const auto partition = j["partition"].get<std::int64_t>();
+  const auto offset = j["offset"].get<std::int64_t>();
+  if (partition < 0 || partition > INT32_MAX || offset < 0) {
+    return Status::InvalidArgument(std::string(shape) + ": partition and offset must be >= 0");
+  }
+  return std::make_pair(static_cast<std::int32_t>(partition), offset);
+}
+
+}  // namespace
+
+std::optional<HttpResponse> RefuseUnlessAdmin(const std::string& token, const HttpRequest& request) {
+  if (token.empty()) {
+    return NoStore(ErrorResponse(403, "Forbidden",
+                                 "mutating admin routes are off: set admin.token in floe.yaml (a ${env:…} or "
+                                 "${file:…} reference is allowed) and send it as 'Authorization: Bearer <token>'"));
+  }
+  const std::string header = request.Header("authorization");
+  constexpr std::string_view kScheme = "Bearer ";
+  const bool bearer = header.size() > kScheme.size() && header.compare(0, kScheme.size(), kScheme) == 0;
+  if (!bearer || !SameSecret(header.substr(kScheme.size()), token)) {
+    spdlog::warn("admin: refused {} {}: {} bearer token", request.method, request.path, bearer ? "wrong" : "no");
+    auto refused = NoStore(ErrorResponse(401, "Unauthorized", bearer ? "wrong admin token" : "an admin token is needed: "
+                                                                                            "'Authorization: Bearer <admin.token>'"));
+    refused.headers["WWW-Authenticate"] = "Bearer realm=\"floe-admin\"";
+    return refused;
+  }
+  return std::nullopt;
+}
+
+void AddAdminCommandRoutes(HttpServer& server, AdminCommands commands) {
+  // Shared by the route closures, which the server keeps until it is destroyed.
+  auto h = std::make_shared<const AdminCommands>(std::move(commands));
+  if (h->resume) {
+    server.Route("POST", "/topics/([^/]+)/resume", [h](const HttpRequest& request) {
+      if (auto refused = RefuseUnlessAdmin(h->token, request)) return *refused;
+      return Answer(h->resume(request.path_params[0]));
+    });
+  }
+  if (h->skip) {
+    server.Route("POST", "/topics/([^/]+)/skip", [h](const HttpRequest& request) {
+      if (auto refused = RefuseUnlessAdmin(h->token, request)) return *refused;
+      auto body = SkipBody(request.body);
+      if (!body.ok()) return Answer(body.status());
+      return Answer(h->skip(request.path_params[0], body->first, body->second));
+    });
+  }
+}
+
+}  // namespace floe::server
