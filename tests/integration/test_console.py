@@ -82,7 +82,7 @@ def scenario(kafka, schema_registry, floe_bin, tmp_path_factory):
 
     workdir = tmp_path_factory.mktemp("console")
     floe = FloeRun(floe_bin, workdir, kafka.bootstrap,
-                   [{"name": good, "formats": ["iceberg", "delta"]}, {"name": stuck}],
+                   [{"name": good, "formats": ["iceberg", "delta"], "partition_by": ["paid"]}, {"name": stuck}],
                    registry_url=schema_registry.url, admin=True)
     floe.config["admin"]["token"] = TOKEN
     floe.start()
@@ -191,6 +191,11 @@ def test_table_page_shows_schema_history_and_snapshots(scenario, browser):
     assert "+ channel: string" in versions[1].text
     assert "channel" in iceberg.find_element(By.CSS_SELECTOR, "table.schema").text
     assert f"{len(table.inspect.files())} files" in iceberg.find_element(By.CSS_SELECTOR, ".files-summary").text
+    # Partitioned by `paid`: half the records each side.
+    for section in (iceberg, browser.find_element(By.CSS_SELECTOR, "section.format[data-format='delta']")):
+        rows = sorted(r.text for r in section.find_elements(By.CSS_SELECTOR, "table.partitions tbody tr"))
+        assert len(rows) == 2 and rows[0].startswith("paid=false") and rows[1].startswith("paid=true"), rows
+        assert all(" 15 " in r for r in rows), rows
     # The Delta copy of the same files: its own log's commits and metaData history.
     delta = browser.find_element(By.CSS_SELECTOR, "section.format[data-format='delta']")
     from deltalake import DeltaTable
