@@ -74,6 +74,9 @@ def test_delta_tables_registered_in_unity_and_columns_follow_evolution(kafka, sc
     assert sorted(r["id"] for r in DeltaTable(path).to_pyarrow_table().to_pylist()) == list(range(40))
     assert connect().execute(f"SELECT count(*), sum(id) FROM delta_scan('{path}')").fetchone() == (40, sum(range(40)))
 
+    # An administrator grants a reader access; re-registering for new columns must keep it.
+    unity.sdk_grant(f"{catalog}.lake.items", "reader@example.com", ["SELECT"])
+
     # The producer's schema gains a field: the Delta table evolves, and so do Unity's columns.
     for i in range(40, 60):
         producer.send_avro(topic, v2, {"id": i, "qty": i, "name": f"n{i}", "region": "eu"}, partition=i % 2)
@@ -85,6 +88,7 @@ def test_delta_tables_registered_in_unity_and_columns_follow_evolution(kafka, sc
     assert columns["region"].type_name.value == "STRING" and columns["region"].nullable
     assert info.storage_location == location
     assert unity.invalid == [], unity.invalid
+    assert unity.sdk_grants(f"{catalog}.lake.items") == {"reader@example.com": ["SELECT"]}
     assert connect().execute(f"SELECT count(*), count(region) FROM delta_scan('{path}')").fetchone() == (60, 20)
 
     # A run with nothing new changes nothing in Unity (no re-registration).

@@ -108,4 +108,23 @@ Status UnityClient::DeleteTable(const std::string& full_name) {
   return Call("DELETE", "/tables/" + PercentEncode(full_name), nullptr, "dropping table " + full_name).status();
 }
 
+Result<nlohmann::json> UnityClient::GetTableGrants(const std::string& full_name) {
+  FLOE_ASSIGN_OR_RETURN(auto got, Call("GET", "/permissions/table/" + PercentEncode(full_name), nullptr,
+                                       "grants on table " + full_name));
+  return got.value("privilege_assignments", nlohmann::json::array());
+}
+
+Status UnityClient::AddTableGrants(const std::string& full_name, const nlohmann::json& assignments) {
+  nlohmann::json changes = nlohmann::json::array();
+  for (const auto& a : assignments) {
+    if (!a.contains("principal") || !a.contains("privileges") || a["privileges"].empty()) continue;
+    // Unity's PermissionsChange requires both lists.
+    changes.push_back({{"principal", a["principal"]}, {"add", a["privileges"]}, {"remove", nlohmann::json::array()}});
+  }
+  if (changes.empty()) return Status::OK();
+  const nlohmann::json body = {{"changes", changes}};
+  return Call("PATCH", "/permissions/table/" + PercentEncode(full_name), &body, "granting on table " + full_name)
+      .status();
+}
+
 }  // namespace floe::catalog

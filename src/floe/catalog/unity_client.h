@@ -30,6 +30,10 @@ class UnityClient {
   // POST /tables with a CreateTable body.
   Status CreateTable(const nlohmann::json& create);
   Status DeleteTable(const std::string& full_name);
+  // GET /permissions/table/{name}: its privilege_assignments ([{principal, privileges: […]}]).
+  Result<nlohmann::json> GetTableGrants(const std::string& full_name);
+  // PATCH /permissions/table/{name}: adds each assignment's privileges to its principal.
+  Status AddTableGrants(const std::string& full_name, const nlohmann::json& assignments);
 
   const std::string& api_base() const { return api_base_; }
 

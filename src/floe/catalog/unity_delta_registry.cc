@@ -52,13 +52,25 @@ bool SameColumns(const nlohmann::json& registered, const nlohmann::json& wanted)
 
 }  // namespace
 
-std::string UnityStorageLocation(const std::string& location) {
+std::string UnityStorageLocation(const std::string& location, const std::string& azure_account) {
   if (!location.empty() && location.front() == '/') return "file://" + location;
+  // Unity takes file, s3, gs, abfs and abfss locations only (the open-source server refuses
+  // others with "Unsupported URI scheme"): Hadoop's s3a:// is s3://, Arrow's az://container/path
+  // is the ADLS Gen2 URI of the configured account.
+  if (location.rfind("s3a://", 0) == 0) return "s3://" + location.substr(6);
+  if (location.rfind("az://", 0) == 0 && !azure_account.empty()) {
+    const std::string rest = location.substr(5);
+    const std::size_t slash = rest.find('/');
+    const std::string container = rest.substr(0, slash);
+    const std::string path = slash == std::string::npos ? "" : rest.substr(slash);
+    return "abfss://" + container + "@" + azure_account + ".dfs.core.windows.net" + path;
+  }
   return location;
 }
 
-UnityDeltaRegistry::UnityDeltaRegistry(std::unique_ptr<UnityClient> client, std::string unity_catalog)
-    : client_(std::move(client)), catalog_(std::move(unity_catalog)) {}
+UnityDeltaRegistry::UnityDeltaRegistry(std::unique_ptr<UnityClient> client, std::string unity_catalog,
+                                       std::string azure_account)
+    : client_(std::move(client)), catalog_(std::move(unity_catalog)), azure_account_(std::move(azure_account)) {}
 
 Status UnityDeltaRegistry::EnsureSchema(const std::string& schema) {
   std::lock_guard lock(mu_);
@@ -78,7 +90,7 @@ Status UnityDeltaRegistry::RegisterDeltaTable(const TableIdentifier& id, const s
   const std::string full_name = catalog_ + "." + id.ns[0] + "." + id.name;
   auto columns = UnityColumns(schema_string);
   if (!columns.ok()) return columns.status().WithContext("registering " + full_name + " in Unity Catalog");
-  const std::string storage_location = UnityStorageLocation(location);
+  const std::string storage_location = UnityStorageLocation(location, azure_account_);
   FLOE_RETURN_IF_ERROR(EnsureSchema(id.ns[0]));
 
   const nlohmann::json create = {{"name", id.name},
@@ -109,12 +121,27 @@ Status UnityDeltaRegistry::RegisterDeltaTable(const TableIdentifier& id, const s
     }
     if (SameColumns(existing->value("columns", nlohmann::json::array()), *columns)) return Status::OK();
     // The schema evolved: re-register (external table: the files and the Delta log stay).
+    // Dropping the table drops its grants too, so they are read first and granted again.
+    auto grants = client_->GetTableGrants(full_name);
+    if (!grants.ok()) {
+      spdlog::warn("Unity Catalog: cannot read the grants on {} ({}); re-registering it for its new columns "
+                   "loses them: grant them again",
+                   full_name, grants.status().message());
+    }
     Status dropped = client_->DeleteTable(full_name);
     if (!dropped.ok() && dropped.code() != StatusCode::kNotFound) return dropped;
     Status created = client_->CreateTable(create);
     if (created.code() == StatusCode::kAlreadyExists && attempt == 1) continue;
-    if (created.ok()) spdlog::info("Unity Catalog: {} now has the table's new columns", full_name);
-    return created;
+    if (!created.ok()) return created;
+    spdlog::info("Unity Catalog: {} now has the table's new columns", full_name);
+    if (grants.ok() && !grants->empty()) {
+      Status granted = client_->AddTableGrants(full_name, *grants);
+      if (!granted.ok()) {
+        spdlog::warn("Unity Catalog: {} was re-registered but its grants could not be restored ({}): {}", full_name,
+                     granted.message(), grants->dump());
+      }
+    }
+    return Status::OK();
   }
 }
 

@@ -81,6 +81,7 @@ TEST(UnityDeltaRegistry, ReRegistersWhenTheOpenSourceServerAnswersDeleteWithPlai
       {"GET", "/catalogs/main", kOk},
       {"GET", "/schemas/main.lake", kOk},
       {"GET", "/tables/main.lake.items", {200, LiveTableInfo("file:///wh/lake/items"), "", false}},
+      {"GET", "/permissions/table/main.lake.items", {200, R"({"privilege_assignments":[]})", "", false}},
       {"DELETE", "/tables/main.lake.items", {200, "200 OK", "", false}},
       {"POST", "/tables", kOk},
   };
@@ -90,10 +91,64 @@ TEST(UnityDeltaRegistry, ReRegistersWhenTheOpenSourceServerAnswersDeleteWithPlai
   Status status = registry.RegisterDeltaTable({{"lake"}, "items"}, "/wh/lake/items", kSchemaV2);
   EXPECT_TRUE(status.ok()) << status.ToString();
   EXPECT_TRUE(steps.empty());
-  ASSERT_EQ(sent.size(), 5u);
+  ASSERT_EQ(sent.size(), 6u);
   auto body = nlohmann::json::parse(sent.back().body);
   EXPECT_EQ(body["columns"].size(), 3u);
   EXPECT_EQ(body["storage_location"], "file:///wh/lake/items");
+}
+
+TEST(UnityDeltaRegistry, ReRegisteringCarriesTheTablesGrantsOver) {
+  // Dropping a table drops its grants (seen on the open-source server): they are read before
+  // and granted again after, principal by principal.
+  const std::string grants = R"({"privilege_assignments":[
+      {"principal":"reader@example.com","privileges":["SELECT"]},
+      {"principal":"etl","privileges":["SELECT","MODIFY"]}]})";
+  std::deque<Step> steps = {
+      {"GET", "/catalogs/main", kOk},
+      {"GET", "/schemas/main.lake", kOk},
+      {"GET", "/tables/main.lake.items", {200, LiveTableInfo("file:///wh/lake/items"), "", false}},
+      {"GET", "/permissions/table/main.lake.items", {200, grants, "", false}},
+      {"DELETE", "/tables/main.lake.items", {200, "200 OK", "", false}},
+      {"POST", "/tables", kOk},
+      {"PATCH", "/permissions/table/main.lake.items", {200, grants, "", false}},
+  };
+  std::vector<HttpRequest> sent;
+  UnityDeltaRegistry registry(
+      std::make_unique<UnityClient>("http://uc:8080", "", std::make_unique<ScriptedUnity>(&steps, &sent)), "main");
+  Status status = registry.RegisterDeltaTable({{"lake"}, "items"}, "/wh/lake/items", kSchemaV2);
+  EXPECT_TRUE(status.ok()) << status.ToString();
+  EXPECT_TRUE(steps.empty());
+  ASSERT_EQ(sent.size(), 7u);
+  EXPECT_EQ(nlohmann::json::parse(sent.back().body),
+            nlohmann::json::parse(R"({"changes":[{"principal":"reader@example.com","add":["SELECT"],"remove":[]},
+                                                  {"principal":"etl","add":["SELECT","MODIFY"],"remove":[]}]})"));
+}
+
+TEST(UnityDeltaRegistry, UnreadableGrantsDoNotStopTheNewColumns) {
+  std::deque<Step> steps = {
+      {"GET", "/catalogs/main", kOk},
+      {"GET", "/schemas/main.lake", kOk},
+      {"GET", "/tables/main.lake.items", {200, LiveTableInfo("file:///wh/lake/items"), "", false}},
+      {"GET", "/permissions/table/main.lake.items",
+       {403, R"({"error_code":"PERMISSION_DENIED","message":"no MANAGE"})", "", false}},
+      {"DELETE", "/tables/main.lake.items", {200, "200 OK", "", false}},
+      {"POST", "/tables", kOk},
+  };
+  std::vector<HttpRequest> sent;
+  UnityDeltaRegistry registry(
+      std::make_unique<UnityClient>("http://uc:8080", "", std::make_unique<ScriptedUnity>(&steps, &sent)), "main");
+  Status status = registry.RegisterDeltaTable({{"lake"}, "items"}, "/wh/lake/items", kSchemaV2);
+  EXPECT_TRUE(status.ok()) << status.ToString();
+  EXPECT_TRUE(steps.empty());
+}
+
+TEST(UnityDeltaRegistry, LocationsInTheSchemesUnityTakes) {
+  EXPECT_EQ(UnityStorageLocation("/wh/lake/items"), "file:///wh/lake/items");
+  EXPECT_EQ(UnityStorageLocation("s3a://lake/wh/items"), "s3://lake/wh/items");
+  EXPECT_EQ(UnityStorageLocation("az://lake/wh/items", "acme"), "abfss://lake@acme.dfs.core.windows.net/wh/items");
+  EXPECT_EQ(UnityStorageLocation("abfss://lake@acme.dfs.core.windows.net/wh", "acme"),
+            "abfss://lake@acme.dfs.core.windows.net/wh");
+  EXPECT_EQ(UnityStorageLocation("gs://lake/wh"), "gs://lake/wh");
 }
 
 TEST(UnityDeltaRegistry, LowerCasedTypeTextAndNormalizedLocationAreTheSameTable) {
