@@ -1,10 +1,12 @@
 """The web console (/ui, docs/console.md) in a real browser: Debian's chromium, headless, driven
-by Selenium through chromium-driver. One `floe run` serves two topics: `good` (Iceberg and
-Delta, one compatible schema change) and `stuck` (suspended at a record whose schema the
-registry does not know yet). The overview shows their states; the table page shows the schema
-history and snapshot count the table itself has; once the schema is registered, the Resume
-button (admin token typed once) resumes `stuck`. Screenshots of each page are saved in the
-test's tmp directory. The dashboard's metrics are checked against this process's /metrics."""
+by Selenium through chromium-driver. One `floe run` serves three topics: `good` (Iceberg and
+Delta, partitioned, one compatible schema change), `stuck` (suspended at a record whose schema
+the registry does not know yet) and `poison` (suspended at an undecodable record). The overview
+shows their states; the table page shows the schema history, snapshot counts and partitions the
+tables themselves have; once the schema is registered, the Resume button (admin token typed
+once) resumes `stuck`, and the Skip button moves `poison` past its record. Full-page screenshots
+are saved in the test's tmp directory. The dashboard's metrics are checked against this
+process's /metrics."""
 import io
 import json
 import pathlib
@@ -61,14 +63,21 @@ def topic_state(floe, topic):
 @pytest.fixture(scope="module")
 def scenario(kafka, schema_registry, floe_bin, tmp_path_factory):
     suffix = uuid.uuid4().hex[:8]
-    good, stuck = f"good-{suffix}", f"stuck-{suffix}"
+    good, stuck, poison = f"good-{suffix}", f"stuck-{suffix}", f"poison-{suffix}"
     kafka.create_topic(good, partitions=2)
     kafka.create_topic(stuck, partitions=1)
+    kafka.create_topic(poison, partitions=1)
     producer = RecordProducer(kafka.bootstrap, schema_registry.url)
     v1 = producer.serializer(ORDER)
     for i in range(20):
         producer.send_avro(good, v1, order(i), key=f"k{i}")
         producer.send_avro(stuck, v1, order(i), key=f"k{i}")
+    # `poison`: an undecodable record at offset 10 (error_mode suspend, the default).
+    for i in range(10):
+        producer.send_avro(poison, v1, order(i), key=f"k{i}")
+    producer.send_raw(poison, b"\x00\x00\x00\x00\x01\xff\xff\xff", key="poison")
+    for i in range(10, 20):
+        producer.send_avro(poison, v1, order(i), key=f"k{i}")
     producer.flush()
     # `stuck`: framed with the id the registry will give the next schema it learns.
     probe = schema_registry.register(f"probe-{uuid.uuid4().hex}", json.dumps(
@@ -82,7 +91,8 @@ def scenario(kafka, schema_registry, floe_bin, tmp_path_factory):
 
     workdir = tmp_path_factory.mktemp("console")
     floe = FloeRun(floe_bin, workdir, kafka.bootstrap,
-                   [{"name": good, "formats": ["iceberg", "delta"], "partition_by": ["paid"]}, {"name": stuck}],
+                   [{"name": good, "formats": ["iceberg", "delta"], "partition_by": ["paid"]}, {"name": stuck},
+                    {"name": poison}],
                    registry_url=schema_registry.url, admin=True)
     floe.config["admin"]["token"] = TOKEN
     floe.start()
@@ -96,7 +106,9 @@ def scenario(kafka, schema_registry, floe_bin, tmp_path_factory):
         producer.flush()
         wait_for(lambda: committed(floe, good_table, good) == 30, "good's 30 records")
         wait_for(lambda: topic_state(floe, stuck) == "suspended", "stuck to be suspended")
+        wait_for(lambda: topic_state(floe, poison) == "suspended", "poison to be suspended")
         yield {"floe": floe, "good": good, "stuck": stuck, "good_table": good_table, "stuck_table": stuck_table,
+               "poison": poison, "poison_table": "kafka." + poison.replace("-", "_"),
                "producer_schema": ORDER_V2, "future_id": future_id, "registry": schema_registry, "out": workdir}
     finally:
         floe.stop()
@@ -155,9 +167,9 @@ def screenshot(driver, scenario, name):
 def test_overview_lists_the_topics_with_their_states(scenario, browser):
     floe = scenario["floe"]
     browser.get(floe.admin_url + "/ui/")
-    wait_css(browser, "tr.topic-row", "two topic rows", condition=lambda rows: len(rows) == 2)
+    wait_css(browser, "tr.topic-row", "three topic rows", condition=lambda rows: len(rows) == 3)
     states = row_states(browser)
-    assert states == {scenario["good"]: "running", scenario["stuck"]: "suspended"}
+    assert states == {scenario["good"]: "running", scenario["stuck"]: "suspended", scenario["poison"]: "suspended"}
     # The suspended topic's card shows where and why it stopped, with its buttons.
     from selenium.webdriver.common.by import By
     card = browser.find_element(By.CSS_SELECTOR, f"section.suspended-topic[data-topic='{scenario['stuck']}']")
@@ -232,8 +244,29 @@ def test_resume_button_resumes_the_suspended_topic(scenario, browser):
     wait_for(lambda: topic_state(floe, stuck) == "running", "stuck to run again")
     wait_css(browser, "tr.topic-row", "the overview to show stuck running", timeout=15,
              condition=lambda rows: row_states(browser).get(stuck) == "running")
-    assert not browser.find_elements(By.CSS_SELECTOR, "section.suspended-topic")
+    assert not browser.find_elements(By.CSS_SELECTOR, f"section.suspended-topic[data-topic='{stuck}']")
     screenshot(browser, scenario, "resumed")
+
+
+def test_skip_button_moves_past_the_poison_record(scenario, browser):
+    """The token typed for Resume is kept: Skip asks only for the browser's confirmation."""
+    from selenium.webdriver.common.by import By
+    floe, poison = scenario["floe"], scenario["poison"]
+    browser.get(floe.admin_url + "/ui/")
+    card_css = f"section.suspended-topic[data-topic='{poison}']"
+    card = wait_css(browser, card_css, "poison's card")[0]
+    assert f"{poison}/0@10" in card.text
+    assert card.find_element(By.CSS_SELECTOR, "input.skip-offset").get_attribute("value") == "10"
+    card.find_element(By.CSS_SELECTOR, "button.skip").click()
+    alert = browser.switch_to.alert
+    assert "offset 10" in alert.text
+    alert.accept()
+    flash = wait_css(browser, "#flash", "the answer", condition=lambda e: e if e and e[0].text else None)[0]
+    assert "done" in flash.text, flash.text
+    assert not browser.find_element(By.ID, "token-form").is_displayed()  # not asked again
+    wait_for(lambda: committed(floe, scenario["poison_table"], poison) == 21, "poison's records past the skip")
+    wait_for(lambda: topic_state(floe, poison) == "running", "poison to run again")
+    assert len(floe.table(scenario["poison_table"]).scan().to_arrow()) == 20
 
 
 def test_dashboard_names_only_metrics_this_process_exports(scenario):
