@@ -23,11 +23,10 @@ from tests.integration.fixtures.floe_run import FloeRun
 from tests.integration.fixtures.produce import RecordProducer
 from tests.integration.monitoring_names import (DASHBOARD, dashboard_exprs, documented_metrics, exported_families,
                                                 family, selected_metrics)
+from tests.integration.test_operator_commands import ORDER_V2, topic_status, wait_for
 from tests.integration.test_pipeline_avro import ORDER, order
 
 TOKEN = "console-" + uuid.uuid4().hex
-ORDER_V2 = json.loads(json.dumps(ORDER))
-ORDER_V2["fields"].append({"name": "channel", "type": "string", "default": "web"})
 # Counters created when their first event happens (docs/admin-api.md): this scenario has none.
 CREATED_ON_FIRST_EVENT = {"floe_commit_conflicts_total", "floe_commit_failures_total", "floe_storage_retries_total",
                           "floe_records_skipped_total", "floe_records_dead_lettered_total"}
@@ -35,16 +34,6 @@ CREATED_ON_FIRST_EVENT = {"floe_commit_conflicts_total", "floe_commit_failures_t
 
 def get_json(url):
     return json.loads(urllib.request.urlopen(url, timeout=10).read())
-
-
-def wait_for(condition, what, timeout=60):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.3)
-    raise AssertionError("timed out waiting for " + what)
 
 
 def committed(floe, table, topic):
@@ -56,8 +45,8 @@ def committed(floe, table, topic):
 
 
 def topic_state(floe, topic):
-    status = get_json(floe.admin_url + "/status")
-    return next((t["state"] for t in status["topics"] if t["topic"] == topic), None)
+    status = topic_status(floe, topic)
+    return status["state"] if status else None
 
 
 @pytest.fixture(scope="module")
