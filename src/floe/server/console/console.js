@@ -75,20 +75,27 @@ function bytes(n) {
 function when(ms) { return ms ? new Date(ms).toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z") : "–"; }
 
 // --- topic state ---------------------------------------------------------------------------
+// A partition's lag as /status gives it, else high watermark minus committed offset.
 function topicLag(topic) {
   let lag = 0, known = false;
   for (const p of topic.partitions || []) {
+    if (typeof p.lag === "number") { lag += p.lag; known = true; continue; }
     if (p.high_watermark === undefined || p.committed_offset === null || p.committed_offset === undefined) continue;
     lag += Math.max(0, p.high_watermark - p.committed_offset);
     known = true;
   }
   return known ? lag : null;
 }
-// "catching up": running with a backlog that has an ETA (a backfill), as /status reports it.
+// "catching up": a running topic working through a backlog (a backfill), as /status says.
 function displayState(topic) {
-  if (topic.state === "running" && (topic.catching_up || (topic.eta_seconds !== undefined && topic.eta_seconds !== null)))
-    return "catching up";
+  if (topic.state === "running" && topic.catching_up) return "catching up";
   return topic.state || "unknown";
+}
+function progressText(topic) {
+  if (!topic.catching_up) return "–";
+  const percent = typeof topic.progress_percent === "number" ? `${Math.floor(topic.progress_percent)}%` : "";
+  const eta = topic.eta_seconds === undefined || topic.eta_seconds === null ? "" : `ETA ${duration(topic.eta_seconds)}`;
+  return [percent, eta].filter(Boolean).join(" · ") || "–";
 }
 function stateBadge(state) {
   return el("span", { class: `state state-${state.replace(/ /g, "-")}`, "data-state": state }, state);
@@ -207,9 +214,10 @@ async function renderOverview(main) {
       el("td", {}, table ? el("a", { href: `#/table/${encodeURIComponent(table)}`, class: "table-link" }, table) : t.table),
       el("td", {}, stateBadge(state)),
       el("td", { class: "num lag" }, num(topicLag(t))),
-      el("td", { class: "num" }, t.freshness_seconds === undefined ? "–" : duration(t.freshness_seconds)),
+      el("td", { class: "num" }, duration(t.freshness_seconds)),
       el("td", { class: "num" }, num(t.records_per_second, 1)),
-      el("td", { class: "num" }, t.eta_seconds === undefined || t.eta_seconds === null ? "–" : duration(t.eta_seconds)),
+      el("td", { class: "num progress" }, progressText(t)),
+      el("td", { class: "num" }, t.last_commit ? `${duration(t.last_commit.age_seconds)} ago` : "–"),
       el("td", {}, sparkline(series.records_per_second || [], "rate", "records/s, last hour")),
       el("td", {}, sparkline(series.lag || [], "lag", "lag, last hour")));
   });
@@ -222,7 +230,7 @@ async function renderOverview(main) {
     el("section", { class: "card" },
       el("table", { id: "topics" },
         el("thead", {}, el("tr", {}, ["topic", "table", "state"].map((h) => el("th", {}, h)),
-          ["lag", "freshness", "records/s", "ETA"].map((h) => el("th", { class: "num" }, h)),
+          ["lag", "freshness", "records/s", "backfill", "last commit"].map((h) => el("th", { class: "num" }, h)),
           el("th", {}, "records/s (1 h)"), el("th", {}, "lag (1 h)"))),
         el("tbody", {}, rows))),
     suspended.length ? el("h2", {}, "Suspended topics") : null,
