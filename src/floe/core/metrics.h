@@ -63,11 +63,34 @@ class Gauge {
   std::atomic<double> value_{0.0};
 };
 
+// Observations counted in buckets (Prometheus "histogram"): `bounds` are the buckets' upper
+// bounds, ascending; +Inf is implied. Observe is lock-free (one atomic add per bucket hit and
+// the sum's compare-exchange), so any thread may call it.
+class Histogram {
+ public:
+  explicit Histogram(std::vector<double> bounds);
+  Histogram(const Histogram&) = delete;
+  Histogram& operator=(const Histogram&) = delete;
+
+  void Observe(double v);
+  const std::vector<double>& bounds() const { return bounds_; }
+  // Per bound, the observations <= it (cumulative, as Prometheus renders them).
+  std::vector<std::int64_t> CumulativeCounts() const;
+  std::int64_t count() const { return count_.load(std::memory_order_relaxed); }
+  double sum() const { return sum_.value(); }
+
+ private:
+  std::vector<double> bounds_;
+  std::unique_ptr<std::atomic<std::int64_t>[]> buckets_;  // per bound, not cumulative
+  std::atomic<std::int64_t> count_{0};
+  Gauge sum_;  // only ever added to
+};
+
 // Label (name, value) pairs. Rendered in the order first given; the identity of a series is
 // the *set* of pairs, so {a,b} and {b,a} name the same series (Prometheus rejects duplicates).
 using Labels = std::vector<std::pair<std::string, std::string>>;
 
-enum class MetricType { kCounter, kGauge };
+enum class MetricType { kCounter, kGauge, kHistogram };
 
 class MetricsRegistry {
  public:
@@ -85,11 +108,17 @@ class MetricsRegistry {
   // so a metrics bug cannot take the pipeline down. Use the Try* variants to get the error.
   Counter& GetCounter(const std::string& name, const std::string& help, const Labels& labels = {});
   Gauge& GetGauge(const std::string& name, const std::string& help, const Labels& labels = {});
+  // `bounds` (ascending upper bounds) are kept from the first call for a name: all series of a
+  // histogram share their buckets. The label name "le" is Prometheus's and may not be used.
+  Histogram& GetHistogram(const std::string& name, const std::string& help, std::vector<double> bounds,
+                          const Labels& labels = {});
 
   // kInvalidArgument for a bad metric or label name, a repeated label name, or a name
   // already registered with the other type. Never null when ok.
   Result<Counter*> TryGetCounter(const std::string& name, const std::string& help, const Labels& labels = {});
   Result<Gauge*> TryGetGauge(const std::string& name, const std::string& help, const Labels& labels = {});
+  Result<Histogram*> TryGetHistogram(const std::string& name, const std::string& help, std::vector<double> bounds,
+                                     const Labels& labels = {});
 
   // Prometheus text exposition format 0.0.4: "# HELP" and "# TYPE" per family, families
   // sorted by name, series in creation order, label values escaped (\\, \", \n). Empty
@@ -101,7 +130,7 @@ class MetricsRegistry {
   struct Family;
   struct Lookup;
   Result<Lookup> FindOrCreate(const std::string& name, const std::string& help, const Labels& labels,
-                              MetricType type);
+                              MetricType type, std::vector<double> bounds = {});
 
   mutable std::mutex mu_;
   std::map<std::string, std::unique_ptr<Family>> families_;  // std::map: rendered sorted by name

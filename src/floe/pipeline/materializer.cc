@@ -22,6 +22,8 @@ constexpr auto kPollTimeout = 100ms;
 constexpr auto kStatusInterval = 1s;
 constexpr auto kHousekeepingInterval = 20ms;
 constexpr auto kLagInterval = 10s;  // a broker round trip per owned partition: not every loop
+constexpr auto kFirstLagInterval = 1s;  // while an owned partition's watermarks are still unknown
+constexpr auto kProgressLogInterval = 5s;
 // How long an operator command waits for the loop; a commit (skip) is the slowest part.
 constexpr auto kCommandTimeout = std::chrono::milliseconds(60s);
 
@@ -102,6 +104,8 @@ Result<TopicState*> Materializer::Impl::TopicFor(const std::string& name) {
   topic->metrics.dead_lettered = &metrics_.GetCounter("floe_records_dead_lettered_total",
                                                       "Bad records sent to the dead-letter topic", topic_label);
   topic->metrics.suspended = &metrics_.GetGauge("floe_topic_suspended", "1 while the topic is suspended", topic_label);
+  topic->metrics.records_per_second = &metrics_.GetGauge(
+      "floe_records_per_second", "Records read from Kafka per second, over the last 10 s", topic_label);
   const Labels table_label{{"table", topic->table->name()}};
   topic->table_metrics.commits = &metrics_.GetCounter("floe_commits_total", "Table commits", table_label);
   topic->table_metrics.conflicts =
@@ -113,6 +117,9 @@ Result<TopicState*> Materializer::Impl::TopicFor(const std::string& name) {
   topic->table_metrics.files = &metrics_.GetCounter("floe_files_written_total", "Parquet files committed", table_label);
   topic->table_metrics.evolutions =
       &metrics_.GetCounter("floe_schema_evolutions_total", "Table schema changes", table_label);
+  topic->table_metrics.commit_duration =
+      &metrics_.GetHistogram("floe_commit_duration_seconds", "Time to write and commit one table commit (successful ones)",
+                             {0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120}, table_label);
   TopicState* out = topic.get();
   topics_[name] = std::move(topic);
   if (batch_mode_) FLOE_RETURN_IF_ERROR(LoadTargets(*out));
@@ -253,6 +260,7 @@ Result<RunSummary> Materializer::Impl::Run(const RunOptions& options, const std:
   PublishStatus();
   auto last_status = Clock::now();
   auto last_lag = Clock::now();
+  auto last_progress_log = Clock::now();
   auto last_housekeeping = Clock::now();
   while (!stop.load()) {
     auto record = consumer_->Poll(kPollTimeout);
@@ -277,9 +285,14 @@ Result<RunSummary> Materializer::Impl::Run(const RunOptions& options, const std:
       PublishStatus();
       last_status = now;
     }
-    if (now - last_lag >= kLagInterval) {
+    // Backlog and ETA need the watermarks: read them soon after an assignment, then every 10 s.
+    if (now - last_lag >= kLagInterval || (now - last_lag >= kFirstLagInterval && WatermarksUnknown())) {
       UpdateLag();
       last_lag = now;
+    }
+    if (now - last_progress_log >= kProgressLogInterval) {
+      LogProgress();
+      last_progress_log = now;
     }
     if (batch_mode_ && CaughtUp()) break;
     if (batch_mode_) FLOE_RETURN_IF_ERROR(BatchCommitsStillHopeful(options.batch_commit_give_up));

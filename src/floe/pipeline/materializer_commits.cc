@@ -1,5 +1,7 @@
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "floe/pipeline/materializer_internal.h"
 
 namespace floe::pipeline {
@@ -56,7 +58,9 @@ void Materializer::Impl::CommitTopic(TopicState& topic, const char* why) {
     }
     topic.dead_letters_unflushed = false;
   }
+  const auto commit_started = Clock::now();
   auto report = topic.table->Commit(flushes);
+  const double commit_seconds = std::chrono::duration<double>(Clock::now() - commit_started).count();
   if (!report.ok()) {
     if (Classify(report.status()) == FailureKind::kPermanent) {
       // Retrying cannot help (the data does not fit the table, a bug): stop the topic with
@@ -100,6 +104,9 @@ void Materializer::Impl::CommitTopic(TopicState& topic, const char* why) {
       continue;
     }
     topic.metrics.written->Increment(states[i]->buffer->buffered_rows());
+    if (auto newest = states[i]->buffer->newest_timestamp_ms()) {
+      topic.newest_committed_ms = std::max(topic.newest_committed_ms.value_or(*newest), *newest);
+    }
     summary_.records_written += states[i]->buffer->buffered_rows();
     states[i]->buffer->MarkCommitted();
     topic.table_offsets[f.topic][f.partition] = f.next_offset;
@@ -111,6 +118,8 @@ void Materializer::Impl::CommitTopic(TopicState& topic, const char* why) {
     topic.table_metrics.files->Increment(report->files);
     topic.table_metrics.bytes->Increment(report->bytes);
     if (report->attempts > 1) topic.table_metrics.conflicts->Increment(report->attempts - 1);
+    topic.table_metrics.commit_duration->Observe(commit_seconds);
+    topic.last_commit = LastCommit{std::chrono::system_clock::now(), report->snapshot_id, report->rows, commit_seconds};
     spdlog::info("committed {} rows in {} files to {} (snapshot {}, {}{})", report->rows, report->files,
                  topic.table->name(), report->snapshot_id, why,
                  report->attempts > 1 ? ", after " + std::to_string(report->attempts - 1) + " conflicts" : "");

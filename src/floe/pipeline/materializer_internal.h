@@ -86,6 +86,9 @@ class Materializer::Impl final : public kafka::RebalanceListener {
   bool CaughtUp();
   void PublishStatus();
   void UpdateLag();
+  bool WatermarksUnknown() const;
+  // Per topic catching up: records read, % of the backlog, rate, ETA (every ~5 s, at info).
+  void LogProgress() const;
 
   const FloeConfig& config_;
   catalog::TableCatalog& catalog_;

@@ -1,7 +1,45 @@
+#include <spdlog/spdlog.h>
+
+#include <ctime>
+
 #include "floe/core/version.h"
 #include "floe/pipeline/materializer_internal.h"
 
 namespace floe::pipeline {
+
+namespace {
+
+// RFC 3339 in UTC, to the second: "2026-12-05T08:01:02Z".
+std::string UtcTime(std::chrono::system_clock::time_point t) {
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(t);
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+double SecondsSince(std::chrono::system_clock::time_point t) {
+  return std::max(0.0, std::chrono::duration<double>(std::chrono::system_clock::now() - t).count());
+}
+
+// Records in Kafka the partition has not read yet; nullopt while its watermarks are unknown.
+std::optional<std::int64_t> Backlog(const PartitionState& state) {
+  if (!state.high_watermark || !state.buffer) return std::nullopt;
+  const std::int64_t position = state.buffer->next_offset().value_or(state.low_watermark.value_or(0));
+  return std::max<std::int64_t>(0, *state.high_watermark - position);
+}
+
+// High watermark minus committed offset: what is in Kafka and not yet in the table.
+std::optional<std::int64_t> Lag(const PartitionState& state) {
+  if (!state.high_watermark || !state.buffer) return std::nullopt;
+  const std::int64_t committed = state.buffer->committed().value_or(state.low_watermark.value_or(0));
+  return std::max<std::int64_t>(0, *state.high_watermark - committed);
+}
+
+nlohmann::json OrNull(const std::optional<std::int64_t>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+}  // namespace
 
 void Materializer::Impl::UpdateLag() {
   for (auto& [name, topic] : topics_) {
@@ -10,12 +48,37 @@ void Materializer::Impl::UpdateLag() {
       auto marks = consumer_->Watermarks(name, p, std::chrono::seconds(2));
       if (!marks.ok()) continue;
       state.high_watermark = marks->second;
+      state.low_watermark = marks->first;
       const std::int64_t committed = state.buffer->committed().value_or(marks->first);
       auto& gauge = metrics_.GetGauge("floe_partition_lag",
                                       "Records in Kafka not yet committed to the table (high watermark minus committed offset)",
                                       {{"topic", name}, {"partition", std::to_string(p)}});
       gauge.Set(static_cast<double>(std::max<std::int64_t>(0, marks->second - committed)));
     }
+  }
+}
+
+bool Materializer::Impl::WatermarksUnknown() const {
+  for (const auto& [name, topic] : topics_) {
+    if (topic->suspended) continue;
+    for (const auto& [p, state] : topic->partitions) {
+      if (state.buffer && !state.high_watermark) return true;
+    }
+  }
+  return false;
+}
+
+void Materializer::Impl::LogProgress() const {
+  for (const auto& [name, topic] : topics_) {
+    const Progress& progress = topic->progress;
+    if (!progress.catching_up || topic->suspended) continue;
+    std::int64_t backlog = 0;
+    for (const auto& [p, state] : topic->partitions) backlog += Backlog(state).value_or(0);
+    const double rate = topic->read_rate.PerSecond();
+    spdlog::info("{}: catching up: {} records read, {:.0f}% of the backlog, {:.0f} records/s, {} to go, ETA {}", name,
+                 progress.records_since_start, progress.progress_percent.value_or(0), rate, backlog,
+                 progress.eta_seconds ? std::to_string(static_cast<std::int64_t>(*progress.eta_seconds + 0.5)) + " s"
+                                      : std::string("unknown"));
   }
 }
 
@@ -50,9 +113,31 @@ bool Materializer::Impl::CaughtUp() {
 
 void Materializer::Impl::PublishStatus() {
   nlohmann::json topics = nlohmann::json::array();
-  for (const auto& [name, topic] : topics_) {
+  const auto now = Clock::now();
+  for (auto& [name, topic_ptr] : topics_) {
+    TopicState* topic = topic_ptr.get();
     nlohmann::json partitions = nlohmann::json::array();
     bool waiting = false;
+    std::optional<std::int64_t> backlog;
+    for (const auto& [p, state] : topic->partitions) {
+      if (auto b = Backlog(state)) backlog = backlog.value_or(0) + *b;
+    }
+    topic->read_rate.Sample(now, topic->metrics.consumed->value());
+    const double rate = topic->read_rate.PerSecond();
+    topic->metrics.records_per_second->Set(rate);
+    topic->progress = topic->suspended ? Progress{} : topic->catch_up.Update(backlog, rate, topic->metrics.consumed->value());
+    std::optional<double> freshness;
+    if (topic->newest_committed_ms) {
+      const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::system_clock::now().time_since_epoch()).count();
+      freshness = std::max<double>(0, static_cast<double>(now_ms - *topic->newest_committed_ms) / 1000.0);
+      if (topic->table_metrics.freshness == nullptr) {
+        topic->table_metrics.freshness = &metrics_.GetGauge(
+            "floe_table_freshness_seconds", "Now minus the Kafka timestamp of the newest record committed to the table",
+            {{"table", topic->table->name()}});
+      }
+      topic->table_metrics.freshness->Set(*freshness);
+    }
     for (const auto& [p, state] : topic->partitions) {
       nlohmann::json j = {{"partition", p}};
       const auto committed = state.buffer ? state.buffer->committed() : std::nullopt;
@@ -62,6 +147,8 @@ void Materializer::Impl::PublishStatus() {
       j["buffered_records"] = state.buffer ? state.buffer->buffered_rows() : 0;
       j["buffered_bytes"] = state.buffer ? state.buffer->buffered_bytes() : 0;
       if (state.high_watermark) j["high_watermark"] = *state.high_watermark;
+      j["lag"] = OrNull(Lag(state));
+      j["backlog_records"] = OrNull(Backlog(state));
       j["phase"] = std::string(PartitionPhaseName(state.phase));
       if (!state.waiting_reason.empty()) {  // until the record it waits for goes through
         j["waiting"] = state.waiting_reason;
@@ -81,6 +168,23 @@ void Materializer::Impl::PublishStatus() {
                                                    {"reason", topic->suspended_reason}}
                                   : nlohmann::json(nullptr);
     if (!topic->commit_error.empty()) t["commit_error"] = topic->commit_error;
+    t["records_per_second"] = rate;
+    t["freshness_seconds"] = freshness ? nlohmann::json(*freshness) : nlohmann::json(nullptr);
+    t["backlog_records"] = OrNull(backlog);
+    t["catching_up"] = topic->progress.catching_up;
+    if (topic->progress.catching_up) {
+      t["progress_percent"] = topic->progress.progress_percent.value_or(0);
+      t["eta_seconds"] = topic->progress.eta_seconds ? nlohmann::json(*topic->progress.eta_seconds) : nlohmann::json(nullptr);
+    }
+    if (topic->last_commit) {
+      t["last_commit"] = {{"time", UtcTime(topic->last_commit->at)},
+                          {"age_seconds", SecondsSince(topic->last_commit->at)},
+                          {"snapshot_id", topic->last_commit->snapshot_id},
+                          {"rows", topic->last_commit->rows},
+                          {"duration_seconds", topic->last_commit->duration_seconds}};
+    } else {
+      t["last_commit"] = nullptr;
+    }
     topics.push_back(std::move(t));
   }
   nlohmann::json status = {

@@ -13,6 +13,7 @@
 #include "floe/core/metrics.h"
 #include "floe/pipeline/partition_buffer.h"
 #include "floe/pipeline/partition_phase.h"
+#include "floe/pipeline/progress.h"
 #include "floe/pipeline/writer_schemas.h"
 #include "floe/sink/table_sink.h"
 
@@ -26,6 +27,7 @@ struct PartitionState {
   Backoff retry;                               // kRecovering / kWaiting: when to try again
   std::string waiting_reason;                  // kWaiting: shown in /status
   std::optional<std::int64_t> high_watermark;  // last seen (lag metric, /status)
+  std::optional<std::int64_t> low_watermark;   // last seen: where reading starts with no offsets
 };
 
 struct TopicMetrics {
@@ -34,6 +36,7 @@ struct TopicMetrics {
   Counter* skipped = nullptr;
   Counter* dead_lettered = nullptr;
   Gauge* suspended = nullptr;
+  Gauge* records_per_second = nullptr;
 };
 
 struct TableMetrics {
@@ -43,6 +46,16 @@ struct TableMetrics {
   Counter* bytes = nullptr;
   Counter* files = nullptr;
   Counter* evolutions = nullptr;
+  Histogram* commit_duration = nullptr;
+  Gauge* freshness = nullptr;  // set once a commit brought a record timestamp
+};
+
+// The topic's last successful commit in this process (/status's last_commit).
+struct LastCommit {
+  std::chrono::system_clock::time_point at;
+  std::int64_t snapshot_id = 0;
+  std::int64_t rows = 0;
+  double duration_seconds = 0;
 };
 
 struct TopicState {
@@ -71,6 +84,13 @@ struct TopicState {
   std::optional<std::map<std::int32_t, std::pair<std::int64_t, std::int64_t>>> targets;
   sink::TopicOffsets table_offsets;  // last seen (status, batch mode)
   Clock::time_point table_offsets_at{};
+
+  // Freshness and progress (materializer_status.cc).
+  std::optional<std::int64_t> newest_committed_ms;  // newest Kafka timestamp committed by this process
+  std::optional<LastCommit> last_commit;
+  RateMeter read_rate;  // records consumed per second
+  CatchUp catch_up;
+  Progress progress;    // as last published
 
   TopicMetrics metrics;
   TableMetrics table_metrics;

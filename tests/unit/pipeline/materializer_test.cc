@@ -600,5 +600,38 @@ TEST_F(MaterializerTest, ResumeRetriesASuspendedTopicFromItsCommittedOffset) {
   EXPECT_EQ(late.status().code(), StatusCode::kUnavailable);
 }
 
+// /status's progress fields (docs/admin-api.md): once the watermarks are read and everything is
+// committed, lag and backlog are 0, last_commit names the snapshot, freshness is measured from
+// the newest committed record's Kafka timestamp (the fake's are from 2023: years old), and
+// /metrics has the freshness gauge and the commit-duration histogram.
+TEST_F(MaterializerTest, StatusShowsLagBacklogFreshnessAndTheLastCommit) {
+  AddTopic("orders", 2);
+  config_.topics.back().commit_interval = std::chrono::milliseconds(10);
+  consumer_->ProduceN("orders", 0, 6);
+  consumer_->ProduceN("orders", 1, 4);
+  Materializer& m = Make();
+
+  BackgroundRun run(m, RunOptions{});
+  nlohmann::json topic;
+  ASSERT_TRUE(WaitUntil([&] {
+    topic = TopicStatus(m.StatusReport(), "orders");
+    return !topic.is_null() && topic.value("backlog_records", nlohmann::json()) == 0 &&
+           topic["last_commit"].is_object() && PartitionStatus(m.StatusReport(), "orders", 0).value("lag", -1) == 0 &&
+           PartitionStatus(m.StatusReport(), "orders", 1).value("lag", -1) == 0;
+  })) << topic.dump();
+  EXPECT_FALSE(topic["catching_up"].get<bool>());
+  EXPECT_FALSE(topic.contains("eta_seconds"));
+  EXPECT_TRUE(topic["records_per_second"].is_number());
+  EXPECT_GT(topic["freshness_seconds"].get<double>(), 365.0 * 86400);
+  EXPECT_EQ(topic["last_commit"]["time"].get<std::string>().size(), 20u);  // 2026-12-05T08:01:02Z
+  EXPECT_GE(topic["last_commit"]["rows"].get<std::int64_t>(), 1);
+  const std::string scrape = metrics_.RenderPrometheus();
+  EXPECT_NE(scrape.find("floe_table_freshness_seconds{table=\"kafka.orders\"}"), std::string::npos);
+  EXPECT_NE(scrape.find("floe_commit_duration_seconds_count{table=\"kafka.orders\"}"), std::string::npos);
+  EXPECT_NE(scrape.find("floe_records_per_second{topic=\"orders\"}"), std::string::npos);
+  auto summary = run.Finish(/*stop=*/true);
+  ASSERT_TRUE(summary.ok()) << summary.status().ToString();
+}
+
 }  // namespace
 }  // namespace floe::pipeline
