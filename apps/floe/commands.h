@@ -3,7 +3,10 @@
 // 0 success, 1 the command ran and failed (e.g. invalid config), 2 usage or startup error.
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <string>
+
+#include "admin_client.h"
 
 namespace floe::cli {
 
@@ -27,5 +30,29 @@ struct CatalogServeOptions {
 };
 void AddCatalogServeCommand(CLI::App& app, CatalogServeOptions& options);
 int CatalogServe(const CatalogServeOptions& options);
+
+// Talking to a running process's admin API (operate_commands.cc).
+struct StatusOptions {
+  AdminTarget target;
+  bool json = false;
+};
+void AddStatusCommand(CLI::App& app, StatusOptions& options);
+int ShowStatus(const StatusOptions& options);
+
+struct ResumeOptions {
+  AdminTarget target;
+  std::string topic;
+};
+void AddResumeCommand(CLI::App& app, ResumeOptions& options);
+int Resume(const ResumeOptions& options);
+
+struct SkipOptions {
+  AdminTarget target;
+  std::string topic;
+  std::int32_t partition = 0;
+  std::int64_t offset = 0;
+};
+void AddSkipCommand(CLI::App& app, SkipOptions& options);
+int Skip(const SkipOptions& options);
 
 }  // namespace floe::cli

@@ -22,6 +22,13 @@ int main(int argc, char** argv) {
   floe::cli::CatalogServeOptions catalog_serve;
   floe::cli::AddCatalogServeCommand(app, catalog_serve);
 
+  floe::cli::StatusOptions status;
+  floe::cli::AddStatusCommand(app, status);
+  floe::cli::ResumeOptions resume;
+  floe::cli::AddResumeCommand(app, resume);
+  floe::cli::SkipOptions skip;
+  floe::cli::AddSkipCommand(app, skip);
+
   CLI11_PARSE(app, argc, argv);
   if (auto st = floe::InitLogging(log_level); !st.ok()) {
     std::cerr << "floe: " << st.message() << "\n";
@@ -30,5 +37,8 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("run")) return floe::cli::Run(run);
   if (app.got_subcommand("validate")) return floe::cli::Validate(validate);
   if (app.got_subcommand("catalog")) return floe::cli::CatalogServe(catalog_serve);
+  if (app.got_subcommand("status")) return floe::cli::ShowStatus(status);
+  if (app.got_subcommand("resume")) return floe::cli::Resume(resume);
+  if (app.got_subcommand("skip")) return floe::cli::Skip(skip);
   return 2;
 }
