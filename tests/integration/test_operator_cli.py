@@ -9,7 +9,7 @@ import uuid
 
 from tests.integration.fixtures.floe_run import FloeRun
 from tests.integration.fixtures.produce import RecordProducer
-from tests.integration.test_operator_commands import ORDER, order, topic_status, wait_for, wait_suspended
+from tests.integration.test_operator_commands import produce_orders, topic_status, wait_for, wait_suspended
 
 TOKEN = "cli-" + uuid.uuid4().hex
 
@@ -33,15 +33,10 @@ def test_status_skip_and_resume_from_the_command_line(kafka, schema_registry, fl
     table = "kafka." + topic.replace("-", "_")
     kafka.create_topic(topic, partitions=2)
     producer = RecordProducer(kafka.bootstrap, schema_registry.url)
-    v1 = producer.serializer(ORDER)
-    for i in range(10):
-        producer.send_avro(topic, v1, order(i), partition=0)
-    producer.send_raw(topic, b"\x07not avro", partition=0)
-    for i in range(10, 15):
-        producer.send_avro(topic, v1, order(i), partition=0)
-    for i in range(15, 25):
-        producer.send_avro(topic, v1, order(i), partition=1)
-    producer.flush()
+    produce_orders(producer, topic, range(10), partition=0)
+    producer.send_raw(topic, b"\x07not avro", partition=0)  # not even the wire format's magic byte
+    produce_orders(producer, topic, range(10, 15), partition=0)
+    produce_orders(producer, topic, range(15, 25), partition=1)
 
     port = free_port()
     floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap, [{"name": topic}], registry_url=schema_registry.url,

@@ -22,6 +22,34 @@ ORDER_V2 = json.loads(json.dumps(ORDER))
 ORDER_V2["fields"].append({"name": "channel", "type": "string", "default": "web"})
 
 
+def produce_orders(producer, topic, ids, partition=None):
+    """ORDER records order(i) for each i of `ids`, keyed k<i>, then flushed."""
+    v1 = producer.serializer(ORDER)
+    for i in ids:
+        producer.send_avro(topic, v1, order(i), key=f"k{i}", partition=partition)
+    producer.flush()
+
+
+def produce_poison(producer, topic, partition=None):
+    """One record Floe cannot decode (the Avro payload is cut short)."""
+    producer.send_raw(topic, b"\x00\x00\x00\x00\x01\xff\xff\xff", key="poison", partition=partition)
+    producer.flush()
+
+
+def produce_with_unregistered_schema(producer, schema_registry, topic, ids) -> int:
+    """ORDER_V2 records framed with the id the registry will give the next schema it learns, so
+    they are undecodable until ORDER_V2 is registered; returns that id."""
+    probe = schema_registry.register(f"probe-{uuid.uuid4().hex}", json.dumps(
+        {"type": "record", "name": "P" + uuid.uuid4().hex[:8], "fields": [{"name": "a", "type": "int"}]}))
+    future_id = probe + 1
+    for i in ids:
+        buf = io.BytesIO()
+        schemaless_writer(buf, parse_schema(ORDER_V2), {**order(i), "channel": "app"})
+        producer.send_raw(topic, b"\x00" + future_id.to_bytes(4, "big") + buf.getvalue(), key=f"k{i}")
+    producer.flush()
+    return future_id
+
+
 def post(floe, path, body=None, token=TOKEN):
     """(HTTP status, JSON body) of a POST to the admin API."""
     data = json.dumps(body).encode() if body is not None else b""
@@ -78,19 +106,8 @@ def test_resume_after_the_missing_schema_is_registered(kafka, schema_registry, f
     table = "kafka." + topic.replace("-", "_")
     kafka.create_topic(topic, partitions=1)
     producer = RecordProducer(kafka.bootstrap, schema_registry.url)
-    v1 = producer.serializer(ORDER)
-    for i in range(10):
-        producer.send_avro(topic, v1, order(i), key=f"k{i}")
-    producer.flush()
-    # The id the registry will give the next schema it learns, framed before it exists there.
-    probe = schema_registry.register(f"probe-{uuid.uuid4().hex}", json.dumps(
-        {"type": "record", "name": "P" + uuid.uuid4().hex[:8], "fields": [{"name": "a", "type": "int"}]}))
-    future_id = probe + 1
-    for i in range(10, 15):
-        buf = io.BytesIO()
-        schemaless_writer(buf, parse_schema(ORDER_V2), {**order(i), "channel": "app"})
-        producer.send_raw(topic, b"\x00" + future_id.to_bytes(4, "big") + buf.getvalue(), key=f"k{i}")
-    producer.flush()
+    produce_orders(producer, topic, range(10))
+    future_id = produce_with_unregistered_schema(producer, schema_registry, topic, range(10, 15))
 
     floe = start_floe(floe_bin, kafka, schema_registry, tmp_path, topic)
     try:
@@ -129,13 +146,9 @@ def test_skip_exactly_the_poison_record(kafka, schema_registry, floe_bin, tmp_pa
     table = "kafka." + topic.replace("-", "_")
     kafka.create_topic(topic, partitions=1)
     producer = RecordProducer(kafka.bootstrap, schema_registry.url)
-    v1 = producer.serializer(ORDER)
-    for i in range(10):
-        producer.send_avro(topic, v1, order(i), key=f"k{i}")
-    producer.send_raw(topic, b"\x00\x00\x00\x00\x01\xff\xff\xff", key="poison")
-    for i in range(10, 20):
-        producer.send_avro(topic, v1, order(i), key=f"k{i}")
-    producer.flush()
+    produce_orders(producer, topic, range(10))
+    produce_poison(producer, topic)
+    produce_orders(producer, topic, range(10, 20))
 
     floe = start_floe(floe_bin, kafka, schema_registry, tmp_path, topic)
     try:
