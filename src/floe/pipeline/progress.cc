@@ -21,7 +21,8 @@ double RateMeter::PerSecond() const {
 
 Progress CatchUp::Update(std::optional<std::int64_t> backlog, double records_per_second, std::int64_t consumed) {
   Progress out;
-  out.catching_up = backlog && *backlog > 0 && static_cast<double>(*backlog) > records_per_second * kCatchUpSeconds;
+  const double threshold = start_backlog_ ? kCaughtUpSeconds : kCatchUpSeconds;
+  out.catching_up = backlog && *backlog > 0 && static_cast<double>(*backlog) > records_per_second * threshold;
   if (!out.catching_up) {
     start_backlog_.reset();
     return out;

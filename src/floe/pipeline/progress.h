@@ -32,13 +32,16 @@ struct Progress {
   std::int64_t records_since_start = 0;    // catching up: records read since it began
 };
 
-// A topic is catching up while its backlog (records in Kafka not read yet) is more than about
+// A topic starts catching up when its backlog (records in Kafka not read yet) is more than
 // kCatchUpSeconds of reading at the current rate; a backlog read within a moment or two is a
-// live topic keeping up, not a backfill. Progress is measured against the backlog seen when
-// catching up began (a growing backlog restarts the measure).
+// live topic keeping up, not a backfill. It stays catching up until the backlog is down to
+// kCaughtUpSeconds of reading, so a backfill's progress runs on to the end rather than
+// stopping at 80%. Progress is measured against the backlog seen when catching up began (a
+// growing backlog restarts the measure).
 class CatchUp {
  public:
   static constexpr double kCatchUpSeconds = 5.0;
+  static constexpr double kCaughtUpSeconds = 1.0;
   // `backlog`: nullopt while unknown (watermarks not read yet); `consumed`: the topic's running
   // count of records read.
   Progress Update(std::optional<std::int64_t> backlog, double records_per_second, std::int64_t consumed);

@@ -43,6 +43,10 @@ TEST(CatchUpTest, ProgressAndEtaAgainstTheBacklogWhenItBegan) {
   p = c.Update(20000, 500, 3000);
   EXPECT_DOUBLE_EQ(*p.progress_percent, 0);
   EXPECT_EQ(p.records_since_start, 0);
+  // Still catching up near the end (hysteresis): 3 s of reading left.
+  p = c.Update(1500, 500, 21500);
+  EXPECT_TRUE(p.catching_up);
+  EXPECT_NEAR(*p.progress_percent, 92.5, 1e-9);
   // Caught up: no ETA, no progress.
   p = c.Update(100, 500, 23000);
   EXPECT_FALSE(p.catching_up);
