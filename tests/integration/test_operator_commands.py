@@ -86,9 +86,9 @@ def wait_suspended(floe, topic, position):
     return state
 
 
-def start_floe(floe_bin, kafka, schema_registry, tmp_path, topic, token=TOKEN):
-    floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap, [{"name": topic}], registry_url=schema_registry.url,
-                   admin=True)
+def start_floe(floe_bin, kafka, schema_registry, tmp_path, topic, token=TOKEN, **topic_config):
+    floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap, [{"name": topic, **topic_config}],
+                   registry_url=schema_registry.url, admin=True)
     if token is not None:
         floe.config["admin"]["token"] = token
     return floe.start()
@@ -194,3 +194,30 @@ def test_mutating_routes_are_off_without_a_token(kafka, schema_registry, floe_bi
         assert urllib.request.urlopen(floe.admin_url + "/status", timeout=5).status == 200
     finally:
         floe.stop()
+
+
+def test_skip_is_recorded_in_delta_commit_info(kafka, schema_registry, floe_bin, tmp_path):
+    """formats: [delta]: the skip lands in the version's commitInfo as floe.skipped; delta-rs
+    reads every record but the skipped one, once; the txn versions move past it."""
+    from tests.integration.test_pipeline_delta import delta_rows, txn_offsets
+    topic = f"dpoison-{uuid.uuid4().hex[:8]}"
+    kafka.create_topic(topic, partitions=1)
+    producer = RecordProducer(kafka.bootstrap, schema_registry.url)
+    produce_orders(producer, topic, range(5))
+    produce_poison(producer, topic)
+    produce_orders(producer, topic, range(5, 10))
+
+    floe = start_floe(floe_bin, kafka, schema_registry, tmp_path, topic, table="lake.poison", formats=["delta"])
+    path = floe.warehouse_dir / "lake" / "poison"
+    try:
+        wait_suspended(floe, topic, f"{topic}/0@5")
+        status, body = post(floe, f"/topics/{topic}/skip", {"partition": 0, "offset": 5})
+        assert status == 200, body
+        wait_for(lambda: txn_offsets(path) == {f"floe:{topic}:0": 11}, "every offset committed to Delta")
+    finally:
+        floe.stop()
+    assert sorted(r["id"] for r in delta_rows(path).values()) == list(range(10))
+    infos = [json.loads(line)["commitInfo"] for f in sorted((path / "_delta_log").glob("*.json"))
+             for line in f.read_text().splitlines() if "commitInfo" in json.loads(line)]
+    skipped = [json.loads(i["floe.skipped"]) for i in infos if "floe.skipped" in i]
+    assert skipped == [{topic: {"0": [5]}}]
