@@ -7,7 +7,6 @@ tables themselves have; once the schema is registered, the Resume button (admin 
 once) resumes `stuck`, and the Skip button moves `poison` past its record. Full-page screenshots
 are saved in the test's tmp directory. The dashboard's metrics are checked against this
 process's /metrics."""
-import io
 import json
 import pathlib
 import shutil
@@ -17,14 +16,14 @@ import urllib.request
 import uuid
 
 import pytest
-from fastavro import parse_schema, schemaless_writer
 
 from tests.integration.fixtures.floe_run import FloeRun
 from tests.integration.fixtures.produce import RecordProducer
 from tests.integration.monitoring_names import (DASHBOARD, dashboard_exprs, documented_metrics, exported_families,
                                                 family, selected_metrics)
-from tests.integration.test_operator_commands import ORDER_V2, topic_status, wait_for
-from tests.integration.test_pipeline_avro import ORDER, order
+from tests.integration.test_operator_commands import (ORDER_V2, produce_orders, produce_poison,
+                                                      produce_with_unregistered_schema, topic_status, wait_for)
+from tests.integration.test_pipeline_avro import order
 
 TOKEN = "console-" + uuid.uuid4().hex
 # Counters created when their first event happens (docs/admin-api.md): this scenario has none.
@@ -57,26 +56,14 @@ def scenario(kafka, schema_registry, floe_bin, tmp_path_factory):
     kafka.create_topic(stuck, partitions=1)
     kafka.create_topic(poison, partitions=1)
     producer = RecordProducer(kafka.bootstrap, schema_registry.url)
-    v1 = producer.serializer(ORDER)
-    for i in range(20):
-        producer.send_avro(good, v1, order(i), key=f"k{i}")
-        producer.send_avro(stuck, v1, order(i), key=f"k{i}")
+    produce_orders(producer, good, range(20))
+    produce_orders(producer, stuck, range(20))
+    # `stuck`: then records framed with a schema id the registry does not know yet.
+    future_id = produce_with_unregistered_schema(producer, schema_registry, stuck, range(20, 25))
     # `poison`: an undecodable record at offset 10 (error_mode suspend, the default).
-    for i in range(10):
-        producer.send_avro(poison, v1, order(i), key=f"k{i}")
-    producer.send_raw(poison, b"\x00\x00\x00\x00\x01\xff\xff\xff", key="poison")
-    for i in range(10, 20):
-        producer.send_avro(poison, v1, order(i), key=f"k{i}")
-    producer.flush()
-    # `stuck`: framed with the id the registry will give the next schema it learns.
-    probe = schema_registry.register(f"probe-{uuid.uuid4().hex}", json.dumps(
-        {"type": "record", "name": "P" + uuid.uuid4().hex[:8], "fields": [{"name": "a", "type": "int"}]}))
-    future_id = probe + 1
-    for i in range(20, 25):
-        buf = io.BytesIO()
-        schemaless_writer(buf, parse_schema(ORDER_V2), {**order(i), "channel": "app"})
-        producer.send_raw(stuck, b"\x00" + future_id.to_bytes(4, "big") + buf.getvalue(), key=f"k{i}")
-    producer.flush()
+    produce_orders(producer, poison, range(10))
+    produce_poison(producer, poison)
+    produce_orders(producer, poison, range(10, 20))
 
     workdir = tmp_path_factory.mktemp("console")
     floe = FloeRun(floe_bin, workdir, kafka.bootstrap,
