@@ -91,7 +91,7 @@ CommandResult Materializer::Impl::SkipRecord(const OperatorCommand& command) {
   TopicState& topic = *it->second;
   if (!topic.suspended) return Status::Conflict("topic '" + name + "' is not suspended");
   const std::string asked = PositionOf(name, command.partition, command.offset);
-  if (!topic.suspended_record) {
+  if (!topic.suspended_record || topic.commit_blocked) {
     return Status::Conflict("topic '" + name + "' is suspended at " + topic.suspended_position +
                             ", not at one record (" + topic.suspended_reason +
                             "): there is no record to skip; fix the cause and resume it");
