@@ -4,9 +4,11 @@
 #include <librdkafka/rdkafkacpp.h>
 #include <spdlog/spdlog.h>
 
+#include <cstdio>
 #include <exception>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <utility>
 
 namespace floe::kafka {
@@ -88,12 +90,45 @@ Status FirstPartitionError(const std::vector<RdKafka::TopicPartition*>& list, st
 // librdkafka's callbacks for a Consumer. They run inside consume() and close(), i.e. on the
 // thread calling Poll() or Close(). Nothing may throw out of them (they are called from C),
 // so failures are logged and kept for Poll() to return.
-class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCommitCb {
+class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCommitCb, public RdKafka::EventCb {
  public:
   void set_listener(RebalanceListener* listener) { listener_ = listener; }
 
+  // The first refused-credentials/certificate error since the last call (librdkafka's reason),
+  // or empty; clears it.
+  std::string TakeSecurityFailure() {
+    std::lock_guard lock(mutex_);
+    return std::exchange(security_failure_, std::string());
+  }
+
+  // librdkafka's errors (served inside consume(), on the polling thread) and its log lines
+  // (from its own threads), which would otherwise go to stderr in librdkafka's format.
+  void event_cb(RdKafka::Event& event) override {
+    switch (event.type()) {
+      case RdKafka::Event::EVENT_ERROR:
+        if (IsSecurityFailure(event.err(), event.str())) {
+          std::lock_guard lock(mutex_);
+          if (security_failure_.empty()) security_failure_ = event.str();
+        }
+        spdlog::warn("kafka: {}: {}", RdKafka::err2str(event.err()), event.str());
+        break;
+      case RdKafka::Event::EVENT_LOG: {
+        const int severity = static_cast<int>(event.severity());
+        const auto level = severity <= 3   ? spdlog::level::err
+                           : severity == 4 ? spdlog::level::warn
+                           : severity <= 6 ? spdlog::level::info
+                                           : spdlog::level::debug;
+        spdlog::log(level, "kafka: [{}] {}", event.fac(), event.str());
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
   // The first failure since the last call, or OK; clears it.
   Status TakeError() { return std::exchange(error_, Status::OK()); }
+  bool assigned_once() const { return assigned_once_; }
 
   void rebalance_cb(RdKafka::KafkaConsumer* consumer, RdKafka::ErrorCode err,
                     std::vector<RdKafka::TopicPartition*>& partitions) override {
@@ -125,6 +160,7 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
     const Status assigned = cooperative ? FromError(consumer.incremental_assign(partitions), "incremental assign")
                                         : FromCode(consumer.assign(partitions), "assign");
     if (!assigned.ok()) return Fail(assigned);
+    assigned_once_ = true;
     // Without offsets from the listener the partitions would be read from wherever the group
     // offset points: hold them until the caller, told by Poll(), decides what to do.
     if (!listener_ok) {
@@ -193,7 +229,47 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
 
   RebalanceListener* listener_ = nullptr;
   Status error_;
+  bool assigned_once_ = false;
+  std::mutex mutex_;  // security_failure_: errors may also be served in Close() and metadata calls
+  std::string security_failure_;
 };
+
+bool IsSecurityFailure(int code, std::string_view reason) {
+  switch (code) {
+    case RdKafka::ERR__AUTHENTICATION:
+    case RdKafka::ERR_SASL_AUTHENTICATION_FAILED:
+    case RdKafka::ERR__SSL:
+      return true;
+    case RdKafka::ERR__TRANSPORT:
+      // "Receive failed: error:0A000412:SSL routines::sslv3 alert bad certificate": the broker
+      // sent a TLS alert, i.e. rejected the handshake on purpose. A connection that merely
+      // dropped ("unexpected eof") is not one.
+      return reason.find("SSL routines") != std::string_view::npos && reason.find(" alert ") != std::string_view::npos;
+    default:
+      return false;
+  }
+}
+
+std::string DescribeSecurityFailure(const std::string& bootstrap_servers, std::string_view reason,
+                                    int librdkafka_version) {
+  std::string out = "cannot connect to the Kafka brokers at " + bootstrap_servers + ": " + std::string(reason);
+  const bool tls = reason.find("SSL") != std::string_view::npos;
+  out += tls ? " (check the TLS settings in kafka.properties: security.protocol, ssl.ca.location for the brokers' "
+               "CA, ssl.certificate.location and ssl.key.location or ssl.key.pem when the listener requires a client "
+               "certificate)"
+             : " (check sasl.mechanism, sasl.username and sasl.password in kafka.properties)";
+  constexpr int kScramFixed = 0x020601ff;  // librdkafka 2.6.1: SCRAM nonce fix (librdkafka#4895)
+  if (reason.find("SCRAM") != std::string_view::npos && librdkafka_version < kScramFixed) {
+    char version[32];
+    std::snprintf(version, sizeof version, "%d.%d.%d", (librdkafka_version >> 24) & 0xff,
+                  (librdkafka_version >> 16) & 0xff, (librdkafka_version >> 8) & 0xff);
+    out += "; note that librdkafka " + std::string(version) +
+           ", which this Floe is built with, cannot authenticate with SCRAM to Kafka 4.0 or newer brokers "
+           "whatever the password (fixed in librdkafka 2.6.1): use PLAIN over TLS there, or a Floe built with a "
+           "newer librdkafka";
+  }
+  return out + ".";
+}
 
 namespace {
 
@@ -233,16 +309,38 @@ Result<std::unique_ptr<Consumer>> Consumer::Create(const ConsumerOptions& option
   auto callbacks = std::make_unique<ConsumerCallbacks>();
   if (conf->set("rebalance_cb", static_cast<RdKafka::RebalanceCb*>(callbacks.get()), error) != RdKafka::Conf::CONF_OK ||
       conf->set("offset_commit_cb", static_cast<RdKafka::OffsetCommitCb*>(callbacks.get()), error) !=
-          RdKafka::Conf::CONF_OK) {
+          RdKafka::Conf::CONF_OK ||
+      conf->set("event_cb", static_cast<RdKafka::EventCb*>(callbacks.get()), error) != RdKafka::Conf::CONF_OK) {
     return Status::Internal("kafka consumer callbacks: " + error);
   }
   std::unique_ptr<RdKafka::KafkaConsumer> consumer(RdKafka::KafkaConsumer::create(conf.get(), error));
   if (!consumer) return Status::InvalidArgument("cannot create Kafka consumer: " + error);
-  return std::unique_ptr<Consumer>(new Consumer(std::move(callbacks), std::move(consumer)));
+  return std::unique_ptr<Consumer>(new Consumer(std::move(callbacks), std::move(consumer), options.bootstrap_servers));
 }
 
-Consumer::Consumer(std::unique_ptr<ConsumerCallbacks> callbacks, std::unique_ptr<RdKafka::KafkaConsumer> consumer)
-    : callbacks_(std::move(callbacks)), consumer_(std::move(consumer)) {}
+Consumer::Consumer(std::unique_ptr<ConsumerCallbacks> callbacks, std::unique_ptr<RdKafka::KafkaConsumer> consumer,
+                   std::string bootstrap_servers)
+    : bootstrap_servers_(std::move(bootstrap_servers)), callbacks_(std::move(callbacks)), consumer_(std::move(consumer)) {}
+
+Status Consumer::SecurityFailure(std::string_view reason) {
+  const std::string what = DescribeSecurityFailure(bootstrap_servers_, reason, RdKafka::version());
+  if (!reached_brokers_) return Status::InvalidArgument(what);
+  spdlog::warn("kafka: {}", what);
+  return Status::OK();
+}
+
+Status Consumer::ExplainFailure(Status failed) {
+  // Before subscribe() consume() returns no records, only the queued errors: safe to drain.
+  if (subscribed_ || reached_brokers_) return failed;
+  // The errors wait in the queue until served: consume() hands them to the event callback.
+  for (int i = 0; i < 1000; ++i) {
+    std::unique_ptr<RdKafka::Message> message(consumer_->consume(0));
+    if (message->err() == RdKafka::ERR__TIMED_OUT || message->err() == RdKafka::ERR_NO_ERROR) break;
+  }
+  const std::string reason = callbacks_->TakeSecurityFailure();
+  if (!reason.empty()) FLOE_RETURN_IF_ERROR(SecurityFailure(reason));
+  return failed;
+}
 
 Consumer::~Consumer() { (void)Close(); }
 
@@ -262,6 +360,7 @@ Status Consumer::Subscribe(const std::vector<std::string>& topics, RebalanceList
   if (listener == nullptr) return Status::InvalidArgument("kafka subscribe needs a RebalanceListener");
   if (topics.empty()) return Status::InvalidArgument("kafka subscribe needs at least one topic");
   callbacks_->set_listener(listener);
+  subscribed_ = true;
   return FromCode(consumer_->subscribe(topics), "subscribe");
 }
 
@@ -314,8 +413,9 @@ Result<std::vector<std::int32_t>> Consumer::Partitions(const std::string& topic,
   const RdKafka::ErrorCode rc = consumer_->metadata(false, handle.get(), &raw, static_cast<int>(timeout.count()));
   std::unique_ptr<RdKafka::Metadata> metadata(raw);
   if (rc != RdKafka::ERR_NO_ERROR) {
-    return Status::Unavailable("kafka metadata for '" + topic + "' failed: " + RdKafka::err2str(rc));
+    return ExplainFailure(Status::Unavailable("kafka metadata for '" + topic + "' failed: " + RdKafka::err2str(rc)));
   }
+  reached_brokers_ = true;
   for (const auto* t : *metadata->topics()) {
     if (t->topic() != topic) continue;
     if (t->err() != RdKafka::ERR_NO_ERROR) {
@@ -336,9 +436,10 @@ Result<std::pair<std::int64_t, std::int64_t>> Consumer::Watermarks(const std::st
   const RdKafka::ErrorCode rc =
       consumer_->query_watermark_offsets(topic, partition, &low, &high, static_cast<int>(timeout.count()));
   if (rc != RdKafka::ERR_NO_ERROR) {
-    return Status::Unavailable("kafka watermarks for " + topic + "/" + std::to_string(partition) +
-                               " failed: " + RdKafka::err2str(rc));
+    return ExplainFailure(Status::Unavailable("kafka watermarks for " + topic + "/" + std::to_string(partition) +
+                                              " failed: " + RdKafka::err2str(rc)));
   }
+  reached_brokers_ = true;
   return std::make_pair(low, high);
 }
 
@@ -347,8 +448,21 @@ Result<std::optional<Record>> Consumer::Poll(std::chrono::milliseconds timeout) 
   std::unique_ptr<RdKafka::Message> message(consumer_->consume(static_cast<int>(timeout.count())));
   // A record is returned even if a rebalance callback failed during this call: librdkafka has
   // already moved past it, so dropping it would lose it. The next Poll reports the failure.
-  if (message->err() == RdKafka::ERR_NO_ERROR) return std::optional<Record>(Record(std::move(message)));
+  if (message->err() == RdKafka::ERR_NO_ERROR) {
+    reached_brokers_ = true;
+    return std::optional<Record>(Record(std::move(message)));
+  }
   FLOE_RETURN_IF_ERROR(callbacks_->TakeError());
+  reached_brokers_ |= callbacks_->assigned_once();
+  // Refused credentials or certificates (reported to the event callback inside consume()):
+  // fatal at start-up (InvalidArgument), retried later.
+  if (const std::string reason = callbacks_->TakeSecurityFailure(); !reason.empty()) {
+    FLOE_RETURN_IF_ERROR(SecurityFailure(reason));
+  }
+  if (IsSecurityFailure(message->err(), message->errstr())) {
+    FLOE_RETURN_IF_ERROR(SecurityFailure(message->errstr()));
+    return std::optional<Record>();
+  }
   switch (message->err()) {
     case RdKafka::ERR__TIMED_OUT:
     case RdKafka::ERR__PARTITION_EOF:

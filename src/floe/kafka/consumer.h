@@ -31,6 +31,20 @@ struct ConsumerOptions {
   std::map<std::string, std::string> properties;  // librdkafka pass-through, applied last
 };
 
+// Whether an error librdkafka reports for a broker connection is one that reconnecting will
+// not fix: SASL authentication failed (wrong user or password, a mechanism the listener does not
+// enable), the TLS handshake failed (the broker's certificate is not trusted), or the broker
+// refused the client's certificate (missing or untrusted: a TLS alert while reading). `code` is
+// an RdKafka::ErrorCode, `reason` librdkafka's error string (it names the broker, no secrets).
+bool IsSecurityFailure(int code, std::string_view reason);
+
+// The error Floe reports for such a failure: the configured brokers, librdkafka's reason and what
+// to check. librdkafka before 2.6.1 (`librdkafka_version` as rd_kafka_version() returns it) builds
+// a SCRAM proof that Kafka 4.0 and newer brokers reject whatever the password; SCRAM failures
+// with such a build say so.
+std::string DescribeSecurityFailure(const std::string& bootstrap_servers, std::string_view reason,
+                                    int librdkafka_version);
+
 class ConsumerCallbacks;  // consumer.cc: librdkafka's callback interfaces, kept out of this header
 
 class Consumer final : public GroupConsumer {
@@ -81,8 +95,19 @@ class Consumer final : public GroupConsumer {
   Status Close() override;
 
  private:
-  Consumer(std::unique_ptr<ConsumerCallbacks> callbacks, std::unique_ptr<RdKafka::KafkaConsumer> consumer);
+  Consumer(std::unique_ptr<ConsumerCallbacks> callbacks, std::unique_ptr<RdKafka::KafkaConsumer> consumer,
+           std::string bootstrap_servers);
   Status CheckOpen(std::string_view operation) const;
+  // A failed metadata or watermark request (`failed`): before the first subscription, the
+  // queued connection errors say why; a security failure replaces the bare "transport failure".
+  Status ExplainFailure(Status failed);
+  // A security failure seen before the consumer ever reached the brokers is fatal (InvalidArgument:
+  // the configuration is wrong, retrying cannot help); afterwards it is logged and retried.
+  Status SecurityFailure(std::string_view reason);
+
+  std::string bootstrap_servers_;
+  bool subscribed_ = false;
+  bool reached_brokers_ = false;  // a record, an assignment or an answered request seen
 
   // Declared first so it is destroyed last: librdkafka calls into it until consumer_ is gone.
   std::unique_ptr<ConsumerCallbacks> callbacks_;

@@ -53,6 +53,8 @@ class GroupConsumer {
   virtual Result<std::vector<std::int32_t>> Partitions(const std::string& topic, std::chrono::milliseconds timeout) = 0;
   virtual Result<std::pair<std::int64_t, std::int64_t>> Watermarks(const std::string& topic, std::int32_t partition,
                                                                    std::chrono::milliseconds timeout) = 0;
+  // An InvalidArgument error is fatal (the brokers refuse the configured credentials or
+  // certificates); other errors are worth a warning and another Poll.
   virtual Result<std::optional<Record>> Poll(std::chrono::milliseconds timeout) = 0;
   virtual Status Close() = 0;
 };

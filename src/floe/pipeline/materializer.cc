@@ -266,6 +266,9 @@ Result<RunSummary> Materializer::Impl::Run(const RunOptions& options, const std:
     auto record = consumer_->Poll(kPollTimeout);
     bool idle = true;
     if (!record.ok()) {
+      // The brokers refused Floe's credentials or certificate before it ever reached them: a
+      // configuration error that retrying cannot fix (kafka::Consumer::Poll), so stop here.
+      if (record.status().code() == StatusCode::kInvalidArgument) return record.status();
       spdlog::warn("kafka: {}", record.status().ToString());
     } else if (*record) {
       Handle(std::move(**record));
