@@ -21,7 +21,7 @@ from tests.integration.fixtures.floe_run import FloeRun
 from tests.integration.fixtures.produce import RecordProducer
 from tests.integration.monitoring_names import (DASHBOARD, dashboard_exprs, documented_metrics, exported_families,
                                                 family, selected_metrics)
-from tests.integration.test_operator_commands import (ORDER_V2, produce_orders, produce_poison,
+from tests.integration.test_operator_commands import (fresh_order_v2, produce_orders, produce_poison,
                                                       produce_with_unregistered_schema, topic_status, wait_for)
 from tests.integration.test_pipeline_avro import order
 
@@ -59,7 +59,9 @@ def scenario(kafka, schema_registry, floe_bin, tmp_path_factory):
     produce_orders(producer, good, range(20))
     produce_orders(producer, stuck, range(20))
     # `stuck`: then records framed with a schema id the registry does not know yet.
-    future_id = produce_with_unregistered_schema(producer, schema_registry, stuck, range(20, 25))
+    # (good's compatible change below registers this same schema first, so it gets that id.)
+    producer_schema = fresh_order_v2()
+    future_id = produce_with_unregistered_schema(producer, schema_registry, stuck, range(20, 25), producer_schema)
     # `poison`: an undecodable record at offset 10 (error_mode suspend, the default).
     produce_orders(producer, poison, range(10))
     produce_poison(producer, poison)
@@ -76,7 +78,7 @@ def scenario(kafka, schema_registry, floe_bin, tmp_path_factory):
     try:
         wait_for(lambda: committed(floe, good_table, good) == 20, "good's first 20 records")
         # A compatible change on `good`: a second schema in the table's history.
-        v2 = producer.serializer(ORDER_V2)
+        v2 = producer.serializer(producer_schema)
         for i in range(20, 30):
             producer.send_avro(good, v2, {**order(i), "channel": "app"}, key=f"k{i}")
         producer.flush()
@@ -85,7 +87,7 @@ def scenario(kafka, schema_registry, floe_bin, tmp_path_factory):
         wait_for(lambda: topic_state(floe, poison) == "suspended", "poison to be suspended")
         yield {"floe": floe, "good": good, "stuck": stuck, "good_table": good_table, "stuck_table": stuck_table,
                "poison": poison, "poison_table": "kafka." + poison.replace("-", "_"),
-               "producer_schema": ORDER_V2, "future_id": future_id, "registry": schema_registry, "out": workdir}
+               "producer_schema": producer_schema, "future_id": future_id, "registry": schema_registry, "out": workdir}
     finally:
         code = floe.stop()
     # A clean SIGTERM exit: the console's sampler thread and catalog go with the process (ASan

@@ -36,15 +36,23 @@ def produce_poison(producer, topic, partition=None):
     producer.flush()
 
 
-def produce_with_unregistered_schema(producer, schema_registry, topic, ids) -> int:
-    """ORDER_V2 records framed with the id the registry will give the next schema it learns, so
-    they are undecodable until ORDER_V2 is registered; returns that id."""
+def fresh_order_v2() -> dict:
+    """ORDER_V2 as a schema this registry has not seen: the registry keeps one id per distinct
+    schema for the whole session (other tests register ORDER_V2 itself), and a unique doc makes
+    a distinct schema without changing a column."""
+    return {**ORDER_V2, "doc": f"variant {uuid.uuid4().hex}"}
+
+
+def produce_with_unregistered_schema(producer, schema_registry, topic, ids, schema: dict) -> int:
+    """Records of `schema` (an ORDER_V2 variant not registered yet, see fresh_order_v2) framed
+    with the id the registry will give the next schema it learns, so they are undecodable until
+    `schema` is registered; returns that id."""
     probe = schema_registry.register(f"probe-{uuid.uuid4().hex}", json.dumps(
         {"type": "record", "name": "P" + uuid.uuid4().hex[:8], "fields": [{"name": "a", "type": "int"}]}))
     future_id = probe + 1
     for i in ids:
         buf = io.BytesIO()
-        schemaless_writer(buf, parse_schema(ORDER_V2), {**order(i), "channel": "app"})
+        schemaless_writer(buf, parse_schema(schema), {**order(i), "channel": "app"})
         producer.send_raw(topic, b"\x00" + future_id.to_bytes(4, "big") + buf.getvalue(), key=f"k{i}")
     producer.flush()
     return future_id
@@ -107,7 +115,8 @@ def test_resume_after_the_missing_schema_is_registered(kafka, schema_registry, f
     kafka.create_topic(topic, partitions=1)
     producer = RecordProducer(kafka.bootstrap, schema_registry.url)
     produce_orders(producer, topic, range(10))
-    future_id = produce_with_unregistered_schema(producer, schema_registry, topic, range(10, 15))
+    producer_schema = fresh_order_v2()
+    future_id = produce_with_unregistered_schema(producer, schema_registry, topic, range(10, 15), producer_schema)
 
     floe = start_floe(floe_bin, kafka, schema_registry, tmp_path, topic)
     try:
@@ -120,7 +129,7 @@ def test_resume_after_the_missing_schema_is_registered(kafka, schema_registry, f
         assert body == {"topic": topic, "resumed_partitions": [0]}
         wait_suspended(floe, topic, f"{topic}/0@10")
         # The fix: the producer's schema is registered (and gets the id the records carry).
-        registered = schema_registry.register(f"{topic}-value", json.dumps(ORDER_V2))
+        registered = schema_registry.register(f"{topic}-value", json.dumps(producer_schema))
         assert registered == future_id
         status, body = post(floe, f"/topics/{topic}/resume")
         assert status == 200, body
