@@ -58,6 +58,14 @@ struct Commit {
   // ("name" unless given here: "id" or "none"), see docs/delta.md.
   std::map<std::string, std::string> configuration;
   std::vector<AddFile> adds;
+  // Live files to remove: paths as keys of TableState::files (as the log spells them). Each
+  // remove action copies its add's partitionValues, size and stats (extendedFileMetadata)
+  // and has deletionTimestamp = the commit time. A path not live in `base` is kConflict
+  // (someone removed it since the caller planned).
+  std::vector<std::string> removes;
+  // false: the commit only rearranges data (compaction): every add and remove carries
+  // dataChange: false, so streaming readers skip it, and commitInfo.isBlindAppend is false.
+  bool data_change = true;
   std::map<std::string, std::int64_t> txns;  // appId -> version
   std::string operation = "WRITE";           // commitInfo.operation
   std::map<std::string, std::string> commit_info;  // more commitInfo fields (e.g. floe.skipped)

@@ -3,14 +3,18 @@
 // partition, as a streaming writer makes them) become few large ones, committed as one
 // "replace" snapshot (iceberg/replace_files.h) through the table's catalog.
 //
-// The plan, made on the current snapshot when CompactTable starts:
-//   - a live data file is small when it has fewer than `target_rows` rows;
+// The plan, made on the current snapshot when CompactTable starts (bin_pack_internal.h, the
+// same rules for Delta tables: delta_compaction.h):
+//   - a live data file is small when it is below every target that is set: fewer bytes than
+//     `target_file_size` and (when `target_rows` > 0) fewer rows than `target_rows`;
 //   - small files are grouped by partition spec id and partition tuple; a group is merged
 //     when it has at least two files and merging lowers its file count;
-//   - a group's rows, in manifest listing order, are written as ceil(rows / target_rows)
-//     new Parquet files of `target_rows` rows each (the last one smaller), under
-//     data/<partition path>/, with the group's spec id and partition tuple. Rows never move
-//     between partitions, and every column of every row is kept.
+//   - a group's rows, in manifest listing order, are written as new Parquet files of
+//     rows_per_file rows each (the last one smaller), under data/<partition path>/, with the
+//     group's spec id and partition tuple. rows_per_file is `target_file_size` divided by the
+//     group's bytes per row (inputs' sizes / rows: merged files compress at least as well, so
+//     they come out at or under the target), capped by `target_rows` when set. Rows never
+//     move between partitions, and every column of every row is kept.
 // Files are read under the table's current schema: top-level columns by field id (by name in
 // files written without ids), columns added since a file was written as nulls, promoted or
 // differently encoded types (int -> long, pyarrow's large_string) cast to the table's type.
@@ -26,14 +30,17 @@
 //
 // Concurrency (optimistic, core/retry.h). Another writer may commit between the plan and the
 // commit. kConflict from the catalog reloads the table and rebuilds the replace on the fresh
-// metadata: the merged files are reused, files committed meanwhile stay as they are (the plan
-// does not grow; a later compaction takes them). When a planned file is no longer live
-// (another compaction or an expiry removed it), this plan cannot commit any more: kConflict
-// is returned after the first such attempt, and calling CompactTable again plans anew on
-// the current state. At most `max_commit_attempts` commits are tried.
+// metadata (the rebase): the merged files are reused, files committed meanwhile stay as they
+// are (the plan does not grow; a later compaction takes them). A partition group some of whose
+// planned files are no longer live (another compaction removed them) is given up — dropped
+// from the replace, its merged files left for orphan removal — and the other groups commit;
+// when every group is given up, kConflict is returned, and calling CompactTable again plans
+// anew on the current state. Ingestion commits are never blocked or failed by a compaction:
+// they only ever race it through the catalog's compare-and-swap, and a replace never changes
+// floe.offsets. At most `max_commit_attempts` commits are tried.
 //
-// Errors: kInvalidArgument for bad options or a file whose row count differs from its
-// manifest entry; kUnsupported for tables with delete files and columns that cannot be cast;
+// Errors: kInvalidArgument for bad options (a non-positive target_file_size, a negative
+// target_rows) or a file whose row count differs from its manifest entry; kUnsupported for tables with delete files and columns that cannot be cast;
 // kUnavailable / kIoError from the catalog or storage. After kUnavailable from the commit its
 // outcome is unknown (see TableCatalog): reload before deciding anything. Files written by a
 // run that did not commit are left unreferenced under data/ (for orphan-file removal).
@@ -42,16 +49,26 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "floe/catalog/iceberg_catalog.h"
 #include "floe/core/result.h"
 #include "floe/core/retry.h"
+#include "floe/iceberg/data_file.h"
 
 namespace floe::maintenance {
 
+// Options shared by Iceberg, Delta and dual-format compaction.
 struct CompactionOptions {
-  // Files with fewer rows are small; merged files hold at most this many rows. Positive.
-  std::int64_t target_rows = 1 << 20;
+  // Bytes: smaller files are small, merged files aim at this size. Positive. (Iceberg's
+  // write.target-file-size-bytes is 512 MiB; streaming tables are read soon, 128 MiB suits them.)
+  std::int64_t target_file_size = std::int64_t{128} << 20;
+  // Rows: when positive, files with as many rows are not small either, and merged files hold at
+  // most this many. 0: bytes alone decide.
+  std::int64_t target_rows = 0;
+  // Plan only: nothing is written or committed; the report says what would be rewritten
+  // (rewritten_files, removed, bytes_rewritten) and how many files would be added (added_files).
+  bool dry_run = false;
   // Commit attempts while other writers win the race (kConflict). At least 1.
   int max_commit_attempts = kMaxConflictAttempts;
   // Test hook (tests/tools/floe_iceberg_compact, for the integration tests' races): runs
@@ -68,7 +85,14 @@ struct CompactionReport {
   // The replace snapshot; without a commit, the current snapshot (nullopt: the table has none).
   std::optional<std::int64_t> snapshot_id;
   std::string metadata_location;  // of the table after the compaction
-  int attempts = 0;               // commit attempts (0: nothing to compact)
+  int attempts = 0;               // commit attempts (0: nothing to compact, or a dry run)
+  std::size_t partitions_given_up = 0;  // groups dropped because their files stopped being live
+  std::int64_t bytes_rewritten = 0;  // sum of the removed files' sizes
+  // What the replace snapshot swapped (dual-format compaction mirrors it into Delta; metrics):
+  // the removed small files and the added merged ones, with their metrics. A dry run fills
+  // only `removed`.
+  std::vector<iceberg::DataFile> removed;
+  std::vector<iceberg::DataFile> added;
 };
 
 Result<CompactionReport> CompactTable(catalog::TableCatalog& catalog, const catalog::TableIdentifier& id,
