@@ -14,7 +14,7 @@ Status CheckRunConfig(const FloeConfig& config) {
   }
   if (config.catalog.type == CatalogType::kBuiltin) FLOE_RETURN_IF_ERROR(DefaultCatalogUri(config).status());
   FLOE_RETURN_IF_ERROR(kafka::Consumer::CheckOptions(
-      {config.kafka.bootstrap_servers, config.kafka.group_id, config.kafka.properties}));
+      {config.kafka.bootstrap_servers, config.kafka.group_id, config.kafka.properties, config.kafka.instance_id}));
   return storage::ConfigureObjectStores(config.storage);
 }
 

@@ -73,6 +73,21 @@ namespace {
 
 using namespace config_internal;
 
+// kafka.instance_id: may come from the environment (`${env:HOSTNAME}` in a StatefulSet, an
+// Environment= line of a systemd template unit), so it is resolved like a secret. The broker
+// takes group instance ids by Kafka's topic-name rules; checking them here turns a JoinGroup
+// refusal at run time into a config error.
+void ReadInstanceId(ConfigReader& r, const YAML::Node& kafka, std::string& out) {
+  if (!kafka["instance_id"].IsDefined()) return;
+  ReadSecret(r, kafka, "kafka", "instance_id", out, /*required=*/true);
+  static const std::regex kLegal("^[A-Za-z0-9._-]{1,249}$");
+  if (!std::regex_match(out, kLegal)) {
+    r.Error(kafka["instance_id"], "kafka.instance_id",
+            out.empty() ? "is empty (an unset variable?): each worker of the group needs its own non-empty id"
+                        : "must be 1 to 249 characters out of letters, digits, '.', '_' and '-'");
+  }
+}
+
 const std::vector<std::pair<std::string, PayloadFormat>> kPayloadFormats = {
     {"auto", PayloadFormat::kAuto},   {"avro", PayloadFormat::kAvro},   {"protobuf", PayloadFormat::kProtobuf},
     {"json_schema", PayloadFormat::kJsonSchema}, {"json", PayloadFormat::kJson},
@@ -193,9 +208,10 @@ FloeConfig ReadConfig(ConfigReader& r, const YAML::Node& root, ConfigUse use) {
   const YAML::Node kafka = root["kafka"];
   if (!kafka.IsDefined() || kafka.IsNull()) {
     if (run) r.Error(root, "kafka", "required section is missing (it needs at least bootstrap_servers)");
-  } else if (r.ExpectMap(kafka, "kafka", {"bootstrap_servers", "group_id", "properties"})) {
+  } else if (r.ExpectMap(kafka, "kafka", {"bootstrap_servers", "group_id", "instance_id", "properties"})) {
     r.Assign(kafka, "kafka", "bootstrap_servers", c.kafka.bootstrap_servers, /*required=*/true);
     r.Assign(kafka, "kafka", "group_id", c.kafka.group_id);
+    ReadInstanceId(r, kafka, c.kafka.instance_id);
     const YAML::Node props = kafka["properties"];
     if (props.IsDefined() && !props.IsNull()) {
       if (!props.IsMap()) {
@@ -210,6 +226,9 @@ FloeConfig ReadConfig(ConfigReader& r, const YAML::Node& root, ConfigUse use) {
           ReadSecret(r, props, "kafka.properties", kv.first.Scalar().c_str(), c.kafka.properties[kv.first.Scalar()]);
         }
       }
+    }
+    if (!c.kafka.instance_id.empty() && c.kafka.properties.count("group.instance.id") > 0) {
+      r.Error(kafka, "kafka.instance_id", "is set twice: also as kafka.properties.group.instance.id (keep one)");
     }
   }
 

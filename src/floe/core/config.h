@@ -28,6 +28,9 @@ bool UsesSchemaRegistry(PayloadFormat f);
 struct KafkaConfig {
   std::string bootstrap_servers;
   std::string group_id = "floe";
+  // Static group membership (KIP-345, librdkafka's group.instance.id): a worker restarted with
+  // the same id takes its partitions back without a rebalance. Empty: a dynamic member.
+  std::string instance_id;
   std::map<std::string, std::string> properties;  // passed through to librdkafka
 };
 

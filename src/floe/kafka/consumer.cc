@@ -4,6 +4,7 @@
 #include <librdkafka/rdkafkacpp.h>
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <cstdio>
 #include <exception>
 #include <functional>
@@ -129,10 +130,18 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
   // The first failure since the last call, or OK; clears it.
   Status TakeError() { return std::exchange(error_, Status::OK()); }
   bool assigned_once() const { return assigned_once_; }
+  // The coordinator answered a group-offset commit with "rebalance in progress" less than 60 s
+  // ago, and no rebalance callback has run since: the group is between generations. (The limit:
+  // should that answer arrive after the rebalance ended, commits resume a minute later.)
+  bool rebalance_pending() const {
+    const std::int64_t since = rebalance_pending_since_ms_.load();
+    return since != 0 && NowMs() - since < 60'000;
+  }
 
   void rebalance_cb(RdKafka::KafkaConsumer* consumer, RdKafka::ErrorCode err,
                     std::vector<RdKafka::TopicPartition*>& partitions) override {
     const bool cooperative = consumer->rebalance_protocol() == "COOPERATIVE";
+    rebalance_pending_since_ms_ = 0;  // every rebalance ends in an assign call, empty or not
     switch (err) {
       case RdKafka::ERR__ASSIGN_PARTITIONS: return Assign(*consumer, partitions, cooperative);
       case RdKafka::ERR__REVOKE_PARTITIONS: return Revoke(*consumer, partitions, cooperative);
@@ -143,6 +152,11 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
   void offset_commit_cb(RdKafka::ErrorCode err, std::vector<RdKafka::TopicPartition*>& offsets) override {
     // ERR__NO_OFFSET: there was nothing new to commit, which is not a failure.
     if (err == RdKafka::ERR_NO_ERROR || err == RdKafka::ERR__NO_OFFSET) return;
+    if (err == RdKafka::ERR_REBALANCE_IN_PROGRESS) {
+      rebalance_pending_since_ms_ = NowMs();  // see Consumer::CommitOffsets
+      spdlog::info("kafka: not committing group offsets while the group rebalances");
+      return;
+    }
     // Group offsets only feed lag monitoring, so a failed commit is worth a warning, not an error.
     spdlog::warn("kafka: committing group offsets for {} failed: {}", Describe(FromRdKafka(offsets), true),
                  RdKafka::err2str(err));
@@ -230,6 +244,11 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
   RebalanceListener* listener_ = nullptr;
   Status error_;
   bool assigned_once_ = false;
+  static std::int64_t NowMs() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+  std::atomic<std::int64_t> rebalance_pending_since_ms_{0};  // 0: none; offset_commit_cb may run in Close() too
   std::mutex mutex_;  // security_failure_: errors may also be served in Close() and metadata calls
   std::string security_failure_;
 };
@@ -289,7 +308,15 @@ Result<std::unique_ptr<RdKafka::Conf>> BuildConf(const ConsumerOptions& options)
       {"client.id", "floe"},
       // A rebalance moves only the partitions that change owner; the others keep flowing.
       {"partition.assignment.strategy", "cooperative-sticky"},
+      // How long a dead worker keeps its partitions (librdkafka's default is 45 s). Heartbeats
+      // come from librdkafka's own thread, not from the poll loop, so a long commit cannot
+      // miss them: 10 s only has to cover a network hiccup or a broker failover. A static
+      // member (instance_id) restarted within this time takes its partitions back without a
+      // rebalance; docs/reliability.md explains the trade-off.
+      {"session.timeout.ms", "10000"},
+      {"heartbeat.interval.ms", "1000"},
   };
+  if (!options.instance_id.empty()) settings["group.instance.id"] = options.instance_id;
   for (const auto& [k, v] : options.properties) settings[k] = v;
   for (const auto& [k, v] : settings) {
     if (conf->set(k, v, error) != RdKafka::Conf::CONF_OK) {
@@ -389,6 +416,12 @@ Status Consumer::CommitOffsets(const std::vector<TopicPartition>& partitions) {
   FLOE_RETURN_IF_ERROR(CheckOpen("CommitOffsets"));
   // Nothing to commit: no round trip to the group coordinator.
   if (partitions.empty()) return Status::OK();
+  // While the group rebalances, a commit that reaches the coordinator after it moved to the next
+  // generation fails with ILLEGAL_GENERATION, and librdkafka before 2.10 (#4059) then drops the
+  // whole assignment as lost: this worker would stop reading its own partitions until the
+  // rebalance ends (a dead member's session timeout). Group offsets only feed lag monitoring,
+  // so they wait for the next commit after the rebalance.
+  if (callbacks_->rebalance_pending()) return Status::OK();
   PartitionList list(partitions);
   return FromCode(consumer_->commitAsync(list.get()), "offset commit");
 }
@@ -479,15 +512,49 @@ Result<std::optional<Record>> Consumer::Poll(std::chrono::milliseconds timeout) 
   }
 }
 
+namespace {
+
+// How long Close() waits on the group protocol. librdkafka's blocking close() waits for every
+// pending group request, and a JoinGroup sent while a rebalance is pending is only answered
+// when the rebalance completes: up to the session timeout of a dead member, or longer. The
+// table already holds everything (the pipeline commits before closing), so waiting longer
+// buys nothing but a slow shutdown.
+constexpr int kCloseTimeoutMs = 5000;
+
+// Consumers whose close did not finish in time. Never destroyed: rd_kafka_destroy would wait for
+// the same group request. Kept reachable so that leak checkers do not report them; the process
+// is on its way out.
+std::vector<std::pair<std::unique_ptr<ConsumerCallbacks>, std::unique_ptr<RdKafka::KafkaConsumer>>>& Abandoned() {
+  static auto* abandoned =
+      new std::vector<std::pair<std::unique_ptr<ConsumerCallbacks>, std::unique_ptr<RdKafka::KafkaConsumer>>>();
+  return *abandoned;
+}
+
+}  // namespace
+
 Status Consumer::Close() {
   if (state_ != State::kOpen) return Status::OK();  // also a listener calling Close() from OnRevoked
-  // close() runs the revoke callback for the whole assignment, then leaves the group. The
+  // Closing runs the revoke callback for the whole assignment, then leaves the group. The
   // listener may still commit in there, so the consumer counts as open until it returns.
   state_ = State::kClosing;
-  const RdKafka::ErrorCode rc = consumer_->close();
+  // close(queue) is close() on librdkafka's thread: its callbacks come through `queue`, served
+  // here, so this thread can stop waiting (see kCloseTimeoutMs).
+  std::unique_ptr<RdKafka::Queue> queue(RdKafka::Queue::create(consumer_.get()));
+  std::unique_ptr<RdKafka::Error> error(consumer_->close(queue.get()));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kCloseTimeoutMs);
+  while (!error && !consumer_->closed() && std::chrono::steady_clock::now() < deadline) queue->poll(100);
+  const bool closed = error || consumer_->closed();
+  queue.reset();
   state_ = State::kClosed;
   const Status callback_status = callbacks_->TakeError();
-  if (rc != RdKafka::ERR_NO_ERROR) return Status::Unavailable("kafka consumer close: " + RdKafka::err2str(rc));
+  if (!closed) {
+    spdlog::warn("kafka: leaving the consumer group did not finish within {} s (a rebalance is pending); not waiting "
+                 "for it: the group drops this member when its session times out",
+                 kCloseTimeoutMs / 1000);
+    Abandoned().emplace_back(std::move(callbacks_), std::move(consumer_));
+    return callback_status;
+  }
+  if (error) return Status::Unavailable("kafka consumer close: " + error->str());
   return callback_status;
 }
 

@@ -29,6 +29,8 @@ struct ConsumerOptions {
   std::string bootstrap_servers;
   std::string group_id = "floe";
   std::map<std::string, std::string> properties;  // librdkafka pass-through, applied last
+  // Static membership (group.instance.id, KIP-345); empty for a dynamic member.
+  std::string instance_id;
 };
 
 // Whether an error librdkafka reports for a broker connection is one that reconnecting will
@@ -50,7 +52,9 @@ class ConsumerCallbacks;  // consumer.cc: librdkafka's callback interfaces, kept
 class Consumer final : public GroupConsumer {
  public:
   // Defaults: no auto commit, auto.offset.reset=earliest,
-  // partition.assignment.strategy=cooperative-sticky; options.properties override any of them.
+  // partition.assignment.strategy=cooperative-sticky, session.timeout.ms=10000 with
+  // heartbeat.interval.ms=1000 (docs/reliability.md says why), group.instance.id=instance_id;
+  // options.properties override any of them.
   static Result<std::unique_ptr<Consumer>> Create(const ConsumerOptions& options);
   // What Create would refuse in `options` (an unknown or invalid property), without making a
   // client or connecting: `floe validate` runs it.
@@ -91,7 +95,10 @@ class Consumer final : public GroupConsumer {
   // that ran it.
   Result<std::optional<Record>> Poll(std::chrono::milliseconds timeout) override;
   // Leaves the group cleanly: the listener's OnRevoked(..., lost=false) runs for the whole
-  // assignment before this returns. Later calls are no-ops; other methods then fail.
+  // assignment before this returns. Waits at most 5 s on the group protocol (a JoinGroup
+  // pending in a rebalance is answered only when the rebalance completes): past that, the
+  // consumer is left to the broker's session timeout and this returns. Later calls are no-ops;
+  // other methods then fail.
   Status Close() override;
 
  private:

@@ -55,7 +55,8 @@ Status Materializer::Impl::Init() {
   if (seams_.consumer) {
     consumer_ = std::move(seams_.consumer);
   } else {
-    kafka::ConsumerOptions options{config_.kafka.bootstrap_servers, config_.kafka.group_id, config_.kafka.properties};
+    kafka::ConsumerOptions options{config_.kafka.bootstrap_servers, config_.kafka.group_id, config_.kafka.properties,
+                                   config_.kafka.instance_id};
     FLOE_ASSIGN_OR_RETURN(consumer_, kafka::Consumer::Create(options));
   }
   if (!seams_.open_sink) {

@@ -191,6 +191,7 @@ void Materializer::Impl::PublishStatus() {
       {"version", kVersion},
       {"uptime_seconds", std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - started_).count()},
       {"group_id", config_.kafka.group_id},
+      {"instance_id", config_.kafka.instance_id.empty() ? nlohmann::json(nullptr) : nlohmann::json(config_.kafka.instance_id)},
       {"topics", std::move(topics)}};
   std::lock_guard lock(status_mu_);
   status_ = std::move(status);
