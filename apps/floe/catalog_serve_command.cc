@@ -54,6 +54,10 @@ int CatalogServe(const CatalogServeOptions& options) {
   server::HttpServerOptions http;
   http.host = listen.substr(0, colon);
   http.port = std::stoi(listen.substr(colon + 1));
+  if (config->catalog.tls) {
+    http.tls_cert_file = config->catalog.tls->cert_file;
+    http.tls_key_file = config->catalog.tls->key_file;
+  }
   server::HttpServer server(http);
   server::AddRestCatalogRoutes(server, **catalog, ServedCatalogOptions(*config));
   BlockShutdownSignals();  // before any thread starts, so only the waiter below sees them

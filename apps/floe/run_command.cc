@@ -10,6 +10,7 @@
 #include "floe/core/config.h"
 #include "floe/core/metrics.h"
 #include "floe/pipeline/materializer.h"
+#include "floe/registry/client.h"
 #include "floe/server/admin_commands.h"
 #include "floe/server/admin_routes.h"
 #include "floe/server/http_server.h"
@@ -26,12 +27,16 @@ namespace {
 // Exit codes beyond commands.h's: the run finished, but a topic is suspended.
 constexpr int kExitSuspended = 3;
 
-Result<server::HttpServerOptions> ListenOptions(const std::string& listen) {
+Result<server::HttpServerOptions> ListenOptions(const std::string& listen, const std::optional<ServerTlsConfig>& tls) {
   const auto colon = listen.rfind(':');
   if (colon == std::string::npos) return Status::InvalidArgument("'" + listen + "' is not host:port");
   server::HttpServerOptions http;
   http.host = listen.substr(0, colon);
   http.port = std::stoi(listen.substr(colon + 1));
+  if (tls) {
+    http.tls_cert_file = tls->cert_file;
+    http.tls_key_file = tls->key_file;
+  }
   return http;
 }
 
@@ -52,7 +57,7 @@ Status StartCatalogServer(const FloeConfig& config, Servers& servers) {
   }
   FLOE_ASSIGN_OR_RETURN(auto uri, DefaultCatalogUri(config));
   FLOE_ASSIGN_OR_RETURN(servers.served_catalog, catalog::IcebergCatalog::Open(uri, config.warehouse));
-  FLOE_ASSIGN_OR_RETURN(auto http, ListenOptions(config.catalog.listen));
+  FLOE_ASSIGN_OR_RETURN(auto http, ListenOptions(config.catalog.listen, config.catalog.tls));
   servers.catalog_server = std::make_unique<server::HttpServer>(http);
   server::AddRestCatalogRoutes(*servers.catalog_server, *servers.served_catalog, ServedCatalogOptions(config));
   FLOE_RETURN_IF_ERROR(servers.catalog_server->Start());
@@ -63,7 +68,7 @@ Status StartCatalogServer(const FloeConfig& config, Servers& servers) {
 Status StartAdminServer(const FloeConfig& config, pipeline::Materializer& materializer,
                         const MetricsRegistry& metrics, Servers& servers) {
   if (config.admin.listen.empty()) return Status::OK();
-  FLOE_ASSIGN_OR_RETURN(auto http, ListenOptions(config.admin.listen));
+  FLOE_ASSIGN_OR_RETURN(auto http, ListenOptions(config.admin.listen, config.admin.tls));
   servers.admin_server = std::make_unique<server::HttpServer>(http);
   server::AdminHandlers handlers;
   handlers.status = [&materializer] {
@@ -84,6 +89,18 @@ Status StartAdminServer(const FloeConfig& config, pipeline::Materializer& materi
   servers.console = AddConsole(*servers.admin_server, config, handlers.status);  // /ui, docs/console.md
   FLOE_RETURN_IF_ERROR(servers.admin_server->Start());
   std::cout << "floe: admin API listening on " << servers.admin_server->base_url() << std::endl;
+  return Status::OK();
+}
+
+// The registry's TLS certificate and Floe's credentials are checked once at start: refused ones
+// are configuration errors that retrying would hide (records would wait forever); an
+// unreachable registry is only logged, since records are retried until it comes back.
+Status CheckSchemaRegistry(const FloeConfig& config) {
+  if (!config.schema_registry) return Status::OK();
+  registry::Client client(registry::ClientOptionsFor(*config.schema_registry));
+  Status st = client.CheckAccess();
+  if (st.code() == StatusCode::kInvalidArgument) return st;
+  if (!st.ok()) spdlog::warn("{} (records that need a schema wait for it)", st.message());
   return Status::OK();
 }
 
@@ -124,6 +141,10 @@ int Run(const RunOptions& options) {
   if (auto st = PrepareStorage(*config, /*probe=*/true); !st.ok()) {
     std::cerr << "floe run: " << st.ToString() << "\n";
     return 2;
+  }
+  if (auto st = CheckSchemaRegistry(*config); !st.ok()) {
+    std::cerr << "floe run: " << st.ToString() << "\n";
+    return 1;
   }
   auto table_catalog = catalog::OpenTableCatalog(*config);
   if (!table_catalog.ok()) {

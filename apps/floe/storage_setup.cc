@@ -78,6 +78,7 @@ std::map<std::string, std::string> CatalogTableConfig(const FloeConfig& config) 
 server::RestCatalogOptions ServedCatalogOptions(const FloeConfig& config) {
   server::RestCatalogOptions options;
   options.bearer_token = config.catalog.token;
+  options.auth = config.catalog.auth;
   options.table_config = CatalogTableConfig(config);
   if (config.catalog.vend_credentials) options.vend_credentials = storage::VendReadCredentials;
   return options;

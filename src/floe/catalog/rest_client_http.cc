@@ -2,6 +2,7 @@
 
 #include <curl/curl.h>
 
+#include <cstdlib>
 #include <mutex>
 
 namespace floe::catalog::rest {
@@ -57,6 +58,11 @@ class CurlTransport final : public HttpTransport {
     // Only http(s), also on redirects: a catalog URI must not turn into file:// or the like.
     curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    // A catalog behind a private CA (e.g. `floe catalog serve` with catalog.tls): OpenSSL's
+    // SSL_CERT_FILE / SSL_CERT_DIR, which Floe's other HTTPS clients honour too; unset,
+    // libcurl's built-in bundle applies.
+    if (const char* file = std::getenv("SSL_CERT_FILE"); file && *file) curl_easy_setopt(c, CURLOPT_CAINFO, file);
+    if (const char* dir = std::getenv("SSL_CERT_DIR"); dir && *dir) curl_easy_setopt(c, CURLOPT_CAPATH, dir);
     if (request.method == "GET") {
       curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
     } else if (request.method == "HEAD") {

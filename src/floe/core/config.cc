@@ -234,12 +234,16 @@ FloeConfig ReadConfig(ConfigReader& r, const YAML::Node& root, ConfigUse use) {
 
   const YAML::Node sr = root["schema_registry"];
   if (sr.IsDefined() && !sr.IsNull() &&
-      r.ExpectMap(sr, "schema_registry", {"url", "basic_auth_user", "basic_auth_password", "bearer_token"})) {
+      r.ExpectMap(sr, "schema_registry", {"url", "basic_auth_user", "basic_auth_password", "bearer_token", "ca_file"})) {
     SchemaRegistryConfig s;
     r.Assign(sr, "schema_registry", "url", s.url, /*required=*/true);
     r.Assign(sr, "schema_registry", "basic_auth_user", s.basic_auth_user);
     ReadSecret(r, sr, "schema_registry", "basic_auth_password", s.basic_auth_password);
     ReadSecret(r, sr, "schema_registry", "bearer_token", s.bearer_token);
+    r.Assign(sr, "schema_registry", "ca_file", s.ca_file);
+    if (!s.ca_file.empty() && s.url.rfind("https://", 0) != 0) {
+      r.Error(sr["ca_file"], "schema_registry.ca_file", "only with an https:// url");
+    }
     if (!s.url.empty() && s.url.rfind("http://", 0) != 0 && s.url.rfind("https://", 0) != 0) {
       r.Error(sr["url"], "schema_registry.url", "must start with http:// or https://");
     }
@@ -254,9 +258,10 @@ FloeConfig ReadConfig(ConfigReader& r, const YAML::Node& root, ConfigUse use) {
 
   ReadCatalog(r, root["catalog"], c.storage, c.catalog);
   const YAML::Node admin = root["admin"];
-  if (admin.IsDefined() && !admin.IsNull() && r.ExpectMap(admin, "admin", {"listen", "token"})) {
+  if (admin.IsDefined() && !admin.IsNull() && r.ExpectMap(admin, "admin", {"listen", "token", "tls"})) {
     r.Assign(admin, "admin", "listen", c.admin.listen);
     ReadSecret(r, admin, "admin", "token", c.admin.token);
+    ReadServerTls(r, admin, "admin", c.admin.tls);
     if (!c.admin.listen.empty() && !IsHostPort(c.admin.listen)) {
       r.Error(admin["listen"], "admin.listen", "'" + c.admin.listen + "' is not host:port");
     }

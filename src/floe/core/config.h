@@ -37,8 +37,30 @@ struct KafkaConfig {
 struct SchemaRegistryConfig {
   std::string url;
   std::string basic_auth_user;
-  std::string basic_auth_password;
-  std::string bearer_token;
+  std::string basic_auth_password;  // resolved secret, never printed
+  std::string bearer_token;         // resolved secret, never printed
+  std::string ca_file;  // PEM CA certificates that sign an https registry's; empty: SSL_CERT_FILE or the system store
+};
+
+// `tls: {cert, key}` of a server Floe runs (the served REST catalog, the admin API): PEM files,
+// the certificate file possibly a chain. Unset: plain HTTP.
+struct ServerTlsConfig {
+  std::string cert_file;
+  std::string key_file;
+};
+
+// catalog.auth (docs/security.md): OAuth2 client credentials for the served REST catalog.
+// Clients get expiring bearer tokens from POST /v1/oauth/tokens; a read client's tokens may
+// only read. Secrets hold resolved values; nothing may print them.
+struct CatalogAuthConfig {
+  enum class Scope { kRead, kWrite };
+  struct Client {
+    std::string id;
+    std::string secret;
+    Scope scope = Scope::kRead;
+  };
+  std::vector<Client> clients;
+  std::chrono::seconds token_ttl{3600};
 };
 
 // How AWS credentials are found: storage.s3 and catalog.type glue share the fields and the chain.
@@ -87,6 +109,9 @@ struct CatalogConfig {
     std::string service = "execute-api";  // glue | s3tables | execute-api
   };
   std::optional<SigV4> sigv4;
+  // The served catalog (catalog.listen, `floe catalog serve`): HTTPS, and OAuth2 clients.
+  std::optional<ServerTlsConfig> tls;
+  std::optional<CatalogAuthConfig> auth;
 };
 
 struct AdminConfig {
@@ -94,6 +119,7 @@ struct AdminConfig {
   // Bearer token of the mutating routes (resume, skip); empty = those routes are off. A
   // secret: the resolved value of its ${env:…}/${file:…} reference, never printed.
   std::string token;
+  std::optional<ServerTlsConfig> tls;  // HTTPS for the whole admin listener
 };
 
 // storage.s3 (docs/storage.md). Secret fields hold the resolved values of their

@@ -135,7 +135,8 @@ void ReadRestCatalog(ConfigReader& r, const YAML::Node& node, CatalogConfig& c) 
 void ReadCatalog(ConfigReader& r, const YAML::Node& cat, const StorageConfig& storage, CatalogConfig& c) {
   if (!cat.IsDefined() || cat.IsNull()) return;
   if (!r.ExpectMap(cat, "catalog", [] {
-        std::vector<std::string> keys = {"type", "uri", "listen", "token", "vend_credentials", "unity_catalog"};
+        std::vector<std::string> keys = {"type", "uri", "listen", "token", "vend_credentials", "unity_catalog", "tls",
+                                         "auth"};
         keys.insert(keys.end(), kGlueKeys.begin(), kGlueKeys.end());
         keys.insert(keys.end(), kRestKeys.begin(), kRestKeys.end());
         return keys;
@@ -156,6 +157,14 @@ void ReadCatalog(ConfigReader& r, const YAML::Node& cat, const StorageConfig& st
   if (!c.listen.empty() && !IsHostPort(c.listen)) {
     r.Error(cat["listen"], "catalog.listen", "'" + c.listen + "' is not host:port");
   }
+  // tls and auth are the served catalog's (catalog.listen or `floe catalog serve`).
+  for (const char* key : {"tls", "auth"}) {
+    if (cat[key] && c.type != CatalogType::kBuiltin) {
+      r.Error(cat[key], std::string("catalog.") + key, "only with type: builtin (they secure the served catalog)");
+    }
+  }
+  ReadServerTls(r, cat, "catalog", c.tls);
+  ReadCatalogAuth(r, cat, c.auth);
 }
 
 void CheckCatalogNames(ConfigReader& r, const YAML::Node& root, const FloeConfig& c) {

@@ -171,6 +171,13 @@ void ReadStorage(ConfigReader& r, const YAML::Node& node, const std::string& war
 // The `catalog` section (read after storage: credential vending needs storage.s3).
 void ReadCatalog(ConfigReader& r, const YAML::Node& node, const StorageConfig& storage, CatalogConfig& c);
 
+// `<path>.tls: {cert, key}` of a server (config_server.cc); both PEM files must be readable.
+void ReadServerTls(ConfigReader& r, const YAML::Node& parent, const std::string& path,
+                   std::optional<ServerTlsConfig>& out);
+
+// catalog.auth: the served catalog's OAuth2 clients (config_server.cc).
+void ReadCatalogAuth(ConfigReader& r, const YAML::Node& parent, std::optional<CatalogAuthConfig>& out);
+
 // Checks that need the whole config (e.g. Glue's table-name rules over the topics).
 void CheckCatalogNames(ConfigReader& r, const YAML::Node& root, const FloeConfig& c);
 

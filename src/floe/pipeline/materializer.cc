@@ -39,12 +39,7 @@ std::string SubscriptionFor(const TopicConfig& topic) {
 
 Status Materializer::Impl::Init() {
   if (config_.schema_registry) {
-    registry::ClientOptions options;
-    options.url = config_.schema_registry->url;
-    options.basic_auth_user = config_.schema_registry->basic_auth_user;
-    options.basic_auth_password = config_.schema_registry->basic_auth_password;
-    options.bearer_token = config_.schema_registry->bearer_token;
-    registry_ = std::make_unique<registry::Client>(options);
+    registry_ = std::make_unique<registry::Client>(registry::ClientOptionsFor(*config_.schema_registry));
   }
   for (const auto& t : config_.topics) {
     if ((UsesSchemaRegistry(t.value) || UsesSchemaRegistry(t.key)) && !registry_) {

@@ -4,21 +4,13 @@
 
 #include <memory>
 
+#include "floe/server/rest_catalog_auth.h"  // SameSecret
 #include "floe/server/rest_errors_internal.h"
 
 namespace floe::server {
 namespace {
 
 using nlohmann::json;
-
-// Compares without an early exit, so the time taken does not tell how much of a guess matched.
-bool SameSecret(const std::string& given, const std::string& expected) {
-  unsigned char diff = given.size() == expected.size() ? 0 : 1;
-  for (std::size_t i = 0; i < given.size(); ++i) {
-    diff |= static_cast<unsigned char>(given[i] ^ expected[i % expected.size()]);
-  }
-  return diff == 0;
-}
 
 HttpResponse NoStore(HttpResponse response) {
   response.headers["Cache-Control"] = "no-store";

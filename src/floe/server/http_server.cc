@@ -44,8 +44,16 @@ std::string HttpRequest::Query(const std::string& name) const {
   return it == query.end() ? std::string() : it->second;
 }
 
+// An SSLServer when the options name a certificate: everything else is the same server.
+std::unique_ptr<httplib::Server> MakeServer(const HttpServerOptions& options) {
+  if (options.tls_cert_file.empty()) return std::make_unique<httplib::Server>();
+  return std::make_unique<httplib::SSLServer>(options.tls_cert_file.c_str(), options.tls_key_file.c_str());
+}
+
 struct HttpServer::Impl {
-  httplib::Server server;
+  explicit Impl(const HttpServerOptions& options) : owned(MakeServer(options)), server(*owned) {}
+  std::unique_ptr<httplib::Server> owned;
+  httplib::Server& server;
   std::vector<RouteEntry> routes;
   std::function<std::optional<HttpResponse>(const HttpRequest&)> filter;
   std::thread thread;
@@ -87,7 +95,8 @@ struct HttpServer::Impl {
   }
 };
 
-HttpServer::HttpServer(HttpServerOptions options) : impl_(std::make_unique<Impl>()), options_(std::move(options)) {}
+HttpServer::HttpServer(HttpServerOptions options)
+    : impl_(std::make_unique<Impl>(options)), options_(std::move(options)) {}
 
 HttpServer::~HttpServer() { Stop(); }
 
@@ -99,10 +108,18 @@ void HttpServer::SetFilter(std::function<std::optional<HttpResponse>(const HttpR
   impl_->filter = std::move(filter);
 }
 
-std::string HttpServer::base_url() const { return "http://" + options_.host + ":" + std::to_string(port_); }
+std::string HttpServer::base_url() const {
+  return (options_.tls_cert_file.empty() ? "http://" : "https://") + options_.host + ":" + std::to_string(port_);
+}
 
 Status HttpServer::Start() {
   Impl* impl = impl_.get();
+  if (!impl->server.is_valid()) {  // only an SSLServer can be invalid: its context did not load
+    return Status::InvalidArgument("cannot serve HTTPS with certificate " + options_.tls_cert_file + " and key " +
+                                   options_.tls_key_file +
+                                   ": OpenSSL refused them (not PEM, an encrypted key, or a key that does not match "
+                                   "the certificate)");
+  }
   impl->server.set_payload_max_length(options_.max_body_bytes);
   impl->server.set_tcp_nodelay(true);
   const int threads = options_.threads;

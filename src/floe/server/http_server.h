@@ -40,6 +40,9 @@ struct HttpServerOptions {
   int port = 0;  // 0 = any free port (see HttpServer::port())
   std::size_t max_body_bytes = 16 << 20;
   int threads = 8;
+  // HTTPS with this PEM certificate (chain) and key; both empty: plain HTTP.
+  std::string tls_cert_file;
+  std::string tls_key_file;
 };
 
 class HttpServer {

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "floe/schema/json.h"
+#include "floe/server/rest_catalog_auth.h"
 #include "floe/server/rest_errors_internal.h"
 #include "floe/server/rest_requests_internal.h"
 
@@ -365,13 +366,7 @@ void AddRestCatalogRoutes(HttpServer& server, IcebergCatalog& catalog, const Res
   auto bind = [routes](HttpResponse (Routes::*fn)(const HttpRequest&)) {
     return [routes, fn](const HttpRequest& req) { return ((*routes).*fn)(req); };
   };
-  if (!options.bearer_token.empty()) {
-    const std::string expected = "Bearer " + options.bearer_token;
-    server.SetFilter([expected](const HttpRequest& req) -> std::optional<HttpResponse> {
-      if (req.path.rfind("/v1/", 0) != 0 || req.Header("authorization") == expected) return std::nullopt;
-      return ErrorResponse(401, "NotAuthorizedException", "missing or wrong bearer token");
-    });
-  }
+  AddRestCatalogAuth(server, std::make_shared<TokenIssuer>(options.bearer_token, options.auth));
   const std::string ns = "/v1/namespaces/([^/]+)";
   server.Route("GET", "/v1/config", bind(&Routes::Config));
   server.Route("GET", "/v1/namespaces", bind(&Routes::ListNamespaces));

@@ -4,15 +4,20 @@
 // open-api/rest-catalog-open-api.yaml. Error bodies are its ErrorModel.
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "floe/catalog/iceberg_catalog.h"
+#include "floe/core/config.h"
 #include "floe/server/http_server.h"
 
 namespace floe::server {
 
 struct RestCatalogOptions {
   std::string bearer_token;  // when set, every request must carry "Authorization: Bearer <token>"
+  // OAuth2 clients: POST /v1/oauth/tokens issues expiring read or write tokens
+  // (rest_catalog_auth.h has the rules, with bearer_token as a static write token).
+  std::optional<CatalogAuthConfig> auth;
   // LoadTable's `config`: FileIO properties engines need to read the files (s3.endpoint, …).
   std::map<std::string, std::string> table_config;
   // Credential vending: when set, LoadTable (and create/register) also return credentials
