@@ -62,7 +62,8 @@ Result<std::vector<Json>> CommitActions(const TableState& base, const Commit& co
                        {"operation", commit.operation},
                        {"operationParameters", {{"mode", "Append"}}},
                        {"engineInfo", "floe"},
-                       {"isBlindAppend", !commit.schema.has_value()}}}});
+                       {"isBlindAppend", !commit.schema.has_value() && commit.removes.empty()}}}});
+  if (!commit.data_change) actions.back()["commitInfo"]["operationParameters"] = Json::object();
   for (const auto& [key, value] : commit.commit_info) actions.back()["commitInfo"][key] = value;
   const schema::Schema& schema = commit.schema ? *commit.schema : base.schema;
   const Protocol required = RequiredProtocol(schema, mapping);
@@ -110,9 +111,26 @@ Result<std::vector<Json>> CommitActions(const TableState& base, const Commit& co
            {"partitionValues", std::move(values)},
            {"size", add.size},
            {"modificationTime", add.modification_time_ms},
-           {"dataChange", true}};
+           {"dataChange", commit.data_change}};
     if (!add.stats_json.empty()) a["stats"] = add.stats_json;
     actions.push_back({{"add", std::move(a)}});
+  }
+  for (const auto& path : commit.removes) {
+    const auto live = base.files.find(path);
+    if (live == base.files.end()) {
+      return Status::Conflict("remove " + path + ": the file is not live at version " + std::to_string(base.version));
+    }
+    // extendedFileMetadata: the remove carries what its add said, so readers of the change
+    // (and VACUUM's size accounting) need not look the add up.
+    Json r{{"path", path},
+           {"deletionTimestamp", now_ms},
+           {"dataChange", false},
+           {"extendedFileMetadata", true}};
+    for (const char* key : {"partitionValues", "size", "stats", "tags"}) {
+      if (live->second.contains(key) && !live->second[key].is_null()) r[key] = live->second[key];
+    }
+    if (!r.contains("partitionValues")) r["partitionValues"] = Json::object();
+    actions.push_back({{"remove", std::move(r)}});
   }
   return actions;
 }

@@ -61,10 +61,11 @@ struct Commit {
   // Live files to remove: paths as keys of TableState::files (as the log spells them). Each
   // remove action copies its add's partitionValues, size and stats (extendedFileMetadata)
   // and has deletionTimestamp = the commit time. A path not live in `base` is kConflict
-  // (someone removed it since the caller planned).
+  // (someone removed it since the caller planned). Floe removes a file only when its rows
+  // live on in other files (compaction, a dual-format table's Delta following Iceberg's), so
+  // removes carry dataChange: false and streaming readers skip them.
   std::vector<std::string> removes;
-  // false: the commit only rearranges data (compaction): every add and remove carries
-  // dataChange: false, so streaming readers skip it, and commitInfo.isBlindAppend is false.
+  // false: the adds only rearrange data (compaction): they carry dataChange: false too.
   bool data_change = true;
   std::map<std::string, std::int64_t> txns;  // appId -> version
   std::string operation = "WRITE";           // commitInfo.operation

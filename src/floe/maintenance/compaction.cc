@@ -1,12 +1,15 @@
 #include "floe/maintenance/compaction.h"
 
+#include <algorithm>
 #include <map>
+#include <set>
 #include <utility>
 #include <vector>
 
 #include "floe/columnar/partitioner.h"
 #include "floe/iceberg/replace_files.h"
 #include "floe/iceberg/table_scan.h"
+#include "floe/maintenance/bin_pack_internal.h"
 #include "floe/maintenance/merge_files_internal.h"
 #include "floe/schema/arrow_schema.h"
 #include "floe/storage/file_io.h"
@@ -18,45 +21,47 @@ struct Group {
   int spec_id = 0;
   std::vector<schema::PartitionValue> partition;
   std::vector<iceberg::DataFile> files;  // in listing order
+  std::int64_t rows = 0;
+  std::int64_t bytes = 0;
+  std::int64_t rows_per_file = 0;
 };
 
 // The groups worth merging: small files per (spec, partition tuple), kept when there are at
 // least two and the merge writes fewer files than it removes.
-std::vector<Group> PlanGroups(const std::vector<iceberg::DataFile>& live, std::int64_t target_rows) {
+std::vector<Group> PlanGroups(const std::vector<iceberg::DataFile>& live, const CompactionOptions& options) {
   std::map<std::pair<int, std::vector<schema::PartitionValue>>, Group> by_key;
   for (const auto& f : live) {
-    if (f.record_count >= target_rows) continue;
+    if (!IsSmallFile(f.file_size_in_bytes, f.record_count, options)) continue;
     Group& g = by_key[{f.spec_id, f.partition}];
     g.spec_id = f.spec_id;
     g.partition = f.partition;
     g.files.push_back(f);
+    g.rows += f.record_count;
+    g.bytes += f.file_size_in_bytes;
   }
   std::vector<Group> groups;
   for (auto& [key, group] : by_key) {
-    std::int64_t rows = 0;
-    for (const auto& f : group.files) rows += f.record_count;
-    const std::int64_t outputs = (rows + target_rows - 1) / target_rows;
-    if (group.files.size() < 2 || outputs >= static_cast<std::int64_t>(group.files.size())) continue;
+    group.rows_per_file = RowsPerMergedFile(group.bytes, group.rows, options);
+    if (!WorthMerging(group.files.size(), group.rows, group.rows_per_file)) continue;
     groups.push_back(std::move(group));
   }
   return groups;
 }
 
-// What the replace commit swaps: the planned small files for the merged ones.
-struct Plan {
-  std::vector<std::string> to_delete;
-  std::vector<iceberg::DataFile> to_add;
+// One group's swap: its small files for the merged ones.
+struct GroupSwap {
+  std::vector<iceberg::DataFile> removed;
+  std::vector<iceberg::DataFile> added;
 };
 
-Result<Plan> WriteMergedFiles(const iceberg::TableMetadata& metadata, const std::vector<Group>& groups,
-                              std::int64_t target_rows) {
+Result<std::vector<GroupSwap>> WriteMergedFiles(const iceberg::TableMetadata& metadata, const std::vector<Group>& groups) {
   const schema::Schema* schema = metadata.CurrentSchema();
   if (!schema) return Status::InvalidArgument("table metadata has no current schema");
   FLOE_ASSIGN_OR_RETURN(auto arrow_schema, schema::ToArrowSchema(*schema));
   FLOE_ASSIGN_OR_RETURN(auto io, storage::FileIO::Open(metadata.location));
-  Plan plan;
+  std::vector<GroupSwap> swaps;
   for (const auto& group : groups) {
-    MergeOutput output{&io, "", schema, arrow_schema, group.spec_id, group.partition, target_rows};
+    MergeOutput output{&io, "", schema, arrow_schema, group.spec_id, group.partition, group.rows_per_file};
     // The partition directory is only a convention (readers find files through manifests):
     // a tuple that has no path form under the current schema goes directly under data/.
     if (const schema::PartitionSpec* spec = metadata.SpecById(group.spec_id)) {
@@ -65,63 +70,100 @@ Result<Plan> WriteMergedFiles(const iceberg::TableMetadata& metadata, const std:
       }
     }
     FLOE_ASSIGN_OR_RETURN(auto merged, MergeDataFiles(group.files, output));
-    for (const auto& f : group.files) plan.to_delete.push_back(f.file_path);
-    for (auto& f : merged) plan.to_add.push_back(std::move(f));
+    swaps.push_back({group.files, std::move(merged)});
   }
-  return plan;
+  return swaps;
 }
 
 struct Committed {
   catalog::LoadedTable table;
   std::int64_t snapshot_id = 0;
   int attempts = 0;
+  std::vector<const GroupSwap*> swaps;  // the groups the replace took
 };
 
-// Commits `plan` as a replace snapshot on `base`, and on kConflict from the catalog on freshly
-// loaded metadata. PrepareReplaceFiles' own kConflict (a planned file is no longer live) is
-// final for this plan: the attempt reports it as no commit (nullopt) so that RetryOnConflict
-// does not retry it, and it is returned as is.
-Result<Committed> CommitPlan(catalog::TableCatalog& catalog, const catalog::TableIdentifier& id,
-                             catalog::LoadedTable base, const Plan& plan, const CompactionOptions& options) {
-  Status stale_plan;
+// The swaps whose small files are all still live in `metadata` (the rebase: groups that lost a
+// file to another writer are given up).
+Result<std::vector<const GroupSwap*>> StillLive(const iceberg::TableMetadata& metadata,
+                                               const std::vector<GroupSwap>& swaps) {
+  FLOE_ASSIGN_OR_RETURN(auto live_files, iceberg::LiveDataFiles(metadata));
+  std::set<std::string> live;
+  for (const auto& f : live_files) live.insert(f.file_path);
+  std::vector<const GroupSwap*> kept;
+  for (const auto& swap : swaps) {
+    const bool all_live = std::all_of(swap.removed.begin(), swap.removed.end(),
+                                      [&](const iceberg::DataFile& f) { return live.count(f.file_path) > 0; });
+    if (all_live) kept.push_back(&swap);
+  }
+  return kept;
+}
+
+// Commits the swaps as a replace snapshot on `base`, and after kConflict from the catalog on
+// freshly loaded metadata with the groups still whole. When no group is left, the attempt
+// reports no commit (nullopt) so that RetryOnConflict does not retry it, and kConflict is
+// returned.
+Result<Committed> CommitSwaps(catalog::TableCatalog& catalog, const catalog::TableIdentifier& id,
+                              catalog::LoadedTable base, const std::vector<GroupSwap>& swaps,
+                              const CompactionOptions& options) {
   auto attempt = [&](int n) -> Result<std::optional<Committed>> {
+    std::vector<const GroupSwap*> taken;
     if (n > 1) {
       FLOE_ASSIGN_OR_RETURN(base, catalog.LoadTable(id));
+      FLOE_ASSIGN_OR_RETURN(taken, StillLive(base.metadata, swaps));
+    } else {
+      for (const auto& swap : swaps) taken.push_back(&swap);
     }
-    auto commit = iceberg::PrepareReplaceFiles(base.metadata, plan.to_delete, plan.to_add);
-    if (commit.status().code() == StatusCode::kConflict) {
-      stale_plan = commit.status();
-      return std::optional<Committed>();
+    if (taken.empty()) return std::optional<Committed>();
+    std::vector<std::string> to_delete;
+    std::vector<iceberg::DataFile> to_add;
+    for (const GroupSwap* swap : taken) {
+      for (const auto& f : swap->removed) to_delete.push_back(f.file_path);
+      to_add.insert(to_add.end(), swap->added.begin(), swap->added.end());
     }
-    if (!commit.ok()) return commit.status();
+    FLOE_ASSIGN_OR_RETURN(auto commit, iceberg::PrepareReplaceFiles(base.metadata, to_delete, to_add));
     if (n == 1 && options.before_first_commit) FLOE_RETURN_IF_ERROR(options.before_first_commit());
-    FLOE_ASSIGN_OR_RETURN(auto committed, catalog.CommitTable({id, commit->requirements, commit->updates}));
-    return std::optional<Committed>(Committed{std::move(committed), commit->snapshot_id, n});
+    FLOE_ASSIGN_OR_RETURN(auto committed, catalog.CommitTable({id, commit.requirements, commit.updates}));
+    return std::optional<Committed>(Committed{std::move(committed), commit.snapshot_id, n, std::move(taken)});
   };
   FLOE_ASSIGN_OR_RETURN(auto committed, RetryOnConflict(attempt, options.max_commit_attempts));
-  if (!committed) return stale_plan;
+  if (!committed) {
+    return Status::Conflict("every partition's planned files were removed by another writer meanwhile; "
+                            "compact again to plan on the current snapshot");
+  }
   return std::move(*committed);
 }
 
 Result<CompactionReport> Compact(catalog::TableCatalog& catalog, const catalog::TableIdentifier& id,
                                  const CompactionOptions& options) {
-  if (options.target_rows <= 0) return Status::InvalidArgument("target rows must be positive");
-  if (options.max_commit_attempts < 1) return Status::InvalidArgument("max commit attempts must be at least 1");
+  FLOE_RETURN_IF_ERROR(CheckCompactionOptions(options));
   FLOE_ASSIGN_OR_RETURN(auto table, catalog.LoadTable(id));
   FLOE_ASSIGN_OR_RETURN(auto live, iceberg::LiveDataFiles(table.metadata));
   CompactionReport report;
   report.files_before = live.size();
-  const std::vector<Group> groups = PlanGroups(live, options.target_rows);
-  if (groups.empty()) {
-    report.files_after = live.size();
-    report.snapshot_id = table.metadata.current_snapshot_id;
-    report.metadata_location = table.metadata_location;
+  report.files_after = live.size();
+  report.snapshot_id = table.metadata.current_snapshot_id;
+  report.metadata_location = table.metadata_location;
+  const std::vector<Group> groups = PlanGroups(live, options);
+  if (groups.empty()) return report;
+  if (options.dry_run) {
+    for (const auto& group : groups) {
+      report.rewritten_files += group.files.size();
+      report.added_files += static_cast<std::size_t>(MergedFileCount(group.rows, group.rows_per_file));
+      report.bytes_rewritten += group.bytes;
+      report.removed.insert(report.removed.end(), group.files.begin(), group.files.end());
+    }
     return report;
   }
-  FLOE_ASSIGN_OR_RETURN(auto plan, WriteMergedFiles(table.metadata, groups, options.target_rows));
-  report.rewritten_files = plan.to_delete.size();
-  report.added_files = plan.to_add.size();
-  FLOE_ASSIGN_OR_RETURN(auto committed, CommitPlan(catalog, id, std::move(table), plan, options));
+  FLOE_ASSIGN_OR_RETURN(auto swaps, WriteMergedFiles(table.metadata, groups));
+  FLOE_ASSIGN_OR_RETURN(auto committed, CommitSwaps(catalog, id, std::move(table), swaps, options));
+  for (const GroupSwap* swap : committed.swaps) {
+    for (const auto& f : swap->removed) report.bytes_rewritten += f.file_size_in_bytes;
+    report.removed.insert(report.removed.end(), swap->removed.begin(), swap->removed.end());
+    report.added.insert(report.added.end(), swap->added.begin(), swap->added.end());
+  }
+  report.rewritten_files = report.removed.size();
+  report.added_files = report.added.size();
+  report.partitions_given_up = swaps.size() - committed.swaps.size();
   FLOE_ASSIGN_OR_RETURN(auto after, iceberg::LiveDataFiles(committed.table.metadata));
   report.files_after = after.size();
   report.snapshot_id = committed.snapshot_id;

@@ -52,7 +52,8 @@ struct DeltaCompactionReport {
   std::size_t partitions_given_up = 0;  // groups dropped because a file stopped being live
   std::optional<std::int64_t> version;  // the version written (nullopt: no commit)
   int attempts = 0;                     // put-if-absent attempts (0: nothing to do, or a dry run)
-  // Table-relative paths as the log spells them (percent-encoded), for logs and tests.
+  // For logs and tests: the removed files' paths as the log spells them (percent-encoded),
+  // the added files' table-relative paths (unencoded, as delta::AddFile::path).
   std::vector<std::string> removed;
   std::vector<std::string> added;
 };
