@@ -305,6 +305,9 @@ Result<std::unique_ptr<RdKafka::Conf>> BuildConf(const ConsumerOptions& options)
       {"enable.auto.offset.store", "false"},
       {"auto.offset.reset", "earliest"},
       {"enable.partition.eof", "false"},
+      // Records of aborted transactions never reach the table; transaction markers are skipped
+      // (the pipeline still moves its offsets past them: GroupConsumer::ReadPosition).
+      {"isolation.level", "read_committed"},
       {"client.id", "floe"},
       // A rebalance moves only the partitions that change owner; the others keep flowing.
       {"partition.assignment.strategy", "cooperative-sticky"},
@@ -474,6 +477,15 @@ Result<std::pair<std::int64_t, std::int64_t>> Consumer::Watermarks(const std::st
   }
   reached_brokers_ = true;
   return std::make_pair(low, high);
+}
+
+std::optional<std::int64_t> Consumer::ReadPosition(const std::string& topic, std::int32_t partition) {
+  if (state_ == State::kClosed) return std::nullopt;
+  PartitionList list({{topic, partition, kOffsetCommitted}});
+  if (consumer_->position(list.get()) != RdKafka::ERR_NO_ERROR || list.get().empty()) return std::nullopt;
+  const std::int64_t offset = list.get().front()->offset();
+  if (offset < 0) return std::nullopt;  // RD_KAFKA_OFFSET_INVALID: nothing read since the assignment or a seek
+  return offset;
 }
 
 Result<std::optional<Record>> Consumer::Poll(std::chrono::milliseconds timeout) {

@@ -94,6 +94,8 @@ class Consumer final : public GroupConsumer {
   // failure inside one (a listener that threw, a rejected assignment) is returned by the Poll
   // that ran it.
   Result<std::optional<Record>> Poll(std::chrono::milliseconds timeout) override;
+  // librdkafka's application position (rd_kafka_position): control records move it too.
+  std::optional<std::int64_t> ReadPosition(const std::string& topic, std::int32_t partition) override;
   // Leaves the group cleanly: the listener's OnRevoked(..., lost=false) runs for the whole
   // assignment before this returns. Waits at most 5 s on the group protocol (a JoinGroup
   // pending in a rebalance is answered only when the rebalance completes): past that, the

@@ -56,6 +56,14 @@ class GroupConsumer {
   // An InvalidArgument error is fatal (the brokers refuse the configured credentials or
   // certificates); other errors are worth a warning and another Poll.
   virtual Result<std::optional<Record>> Poll(std::chrono::milliseconds timeout) = 0;
+  // Where reading of an assigned partition stands: the offset after the last record Poll()
+  // returned, or past the transaction markers and aborted transactions' records the consumer
+  // passed over since (read_committed never returns those); nullopt when not known (nothing
+  // read since the assignment or the last Seek). A consumer that never passes offsets over
+  // (a test fake) may keep this default.
+  virtual std::optional<std::int64_t> ReadPosition(const std::string& /*topic*/, std::int32_t /*partition*/) {
+    return std::nullopt;
+  }
   virtual Status Close() = 0;
 };
 

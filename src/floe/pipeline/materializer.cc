@@ -279,6 +279,7 @@ Result<RunSummary> Materializer::Impl::Run(const RunOptions& options, const std:
     commands_.Drain([this](const OperatorCommand& command) { return Apply(command); });
     RecoverPartitions();
     ResumeWaitingPartitions();
+    PassUndeliveredOffsets();
     CommitDueTopics();
     if (now - last_status >= kStatusInterval) {
       PublishStatus();

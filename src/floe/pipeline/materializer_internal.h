@@ -63,6 +63,9 @@ class Materializer::Impl final : public kafka::RebalanceListener {
   void BadRecord(TopicState& topic, PartitionState& partition, const kafka::Record& record, const Status& why);
   void RetryLater(TopicState& topic, PartitionState& partition, const kafka::Record& record, const Status& why);
   void ResumeWaitingPartitions();
+  // Reading partitions whose consumer position passed transaction markers or aborted records
+  // after their last record: their offsets move on too (PartitionBuffer::PassTo).
+  void PassUndeliveredOffsets();
   void Suspend(TopicState& topic, const std::string& position, const std::string& reason, bool commit_first = true);
   // Suspends the topic at `record`, the one record at fault (an operator may skip it).
   void SuspendAt(TopicState& topic, const kafka::Record& record, const std::string& reason);

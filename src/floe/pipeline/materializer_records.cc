@@ -54,6 +54,19 @@ void Materializer::Impl::Handle(kafka::Record record) {
   state.waiting_reason.clear();
 }
 
+void Materializer::Impl::PassUndeliveredOffsets() {
+  for (auto& [name, topic] : topics_) {
+    if (topic->suspended) continue;  // the suspending record was returned and not passed
+    for (auto& [p, state] : topic->partitions) {
+      // Only kReading: there every record Poll() returned was appended or passed, so a position
+      // ahead of next_offset() can only come from offsets the consumer never returned. (A
+      // waiting partition was sought back to its failed record, which resets the position.)
+      if (state.phase != PartitionPhase::kReading || !state.buffer) continue;
+      if (auto position = consumer_->ReadPosition(name, p)) state.buffer->PassTo(*position);
+    }
+  }
+}
+
 void Materializer::Impl::Fail(TopicState& topic, PartitionState& state, const kafka::Record& record,
                               const Status& why) {
   if (Classify(why) == FailureKind::kRetryLater) return RetryLater(topic, state, record, why);

@@ -51,6 +51,12 @@ class PartitionBuffer {
                 std::optional<std::string_view> key_payload);
   // A record consumed but not written (skipped, dead-lettered): offsets move past it.
   void Pass(const kafka::Record& record);
+  // The consumer moved on to `next` past offsets it never returns (transaction markers, records
+  // of aborted transactions): offsets move there, so the next commit records them as dealt with
+  // and a partition ending in a marker still reaches its end offset. No-op unless `next` is ahead.
+  void PassTo(std::int64_t next) {
+    if (next > next_offset_.value_or(-1)) Advance(next - 1);
+  }
   // An operator skipped the record at `offset`, the next one to read (POST .../skip): offsets
   // move past it and the next commit records it (sink::PartitionFlush::skipped).
   void SkipByOperator(std::int64_t offset);

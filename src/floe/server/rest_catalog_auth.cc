@@ -103,6 +103,7 @@ struct TokenIssuer::State {
   struct Issued {
     Scope scope;
     std::chrono::steady_clock::time_point expires;
+    std::string client;
   };
   std::string static_token;
   std::optional<CatalogAuthConfig> auth;
@@ -170,8 +171,10 @@ HttpResponse TokenIssuer::TokenEndpoint(const HttpRequest& request) {
     std::lock_guard lock(state_->mu);
     const auto now = state_->clock();
     std::erase_if(state_->issued, [now](const auto& entry) { return entry.second.expires <= now; });
-    state_->issued[token] = {client->scope, now + ttl};
+    state_->issued[token] = {client->scope, now + ttl, client->id};
   }
+  spdlog::info("catalog: issued a {} token to client '{}', valid {}s",
+               client->scope == Scope::kWrite ? "write" : "read", client->id, ttl.count());
   json body = {{"access_token", token},
                {"token_type", "bearer"},
                {"expires_in", ttl.count()},
@@ -188,7 +191,11 @@ std::optional<Scope> TokenIssuer::Authorize(const HttpRequest& request) {
   std::lock_guard lock(state_->mu);
   const auto it = state_->issued.find(token);
   if (it == state_->issued.end()) return std::nullopt;
-  if (it->second.expires <= state_->clock()) {
+  if (const auto now = state_->clock(); it->second.expires <= now) {
+    // Clients should fetch a new token before this happens: the log tells when they do not.
+    spdlog::info("catalog: refused {} {}: the token of client '{}' expired {} ms ago", request.method, request.path,
+                 it->second.client,
+                 std::chrono::duration_cast<std::chrono::milliseconds>(now - it->second.expires).count());
     state_->issued.erase(it);
     return std::nullopt;
   }
