@@ -111,6 +111,10 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
           std::lock_guard lock(mutex_);
           if (security_failure_.empty()) security_failure_ = event.str();
         }
+        if (event.err() == RdKafka::ERR__ALL_BROKERS_DOWN) {
+          std::lock_guard lock(mutex_);
+          if (!outage_) outage_ = BrokerOutage{std::chrono::system_clock::now(), event.str()};
+        }
         spdlog::warn("kafka: {}: {}", RdKafka::err2str(event.err()), event.str());
         break;
       case RdKafka::Event::EVENT_LOG: {
@@ -125,6 +129,16 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
       default:
         break;
     }
+  }
+
+  std::optional<BrokerOutage> outage() const {
+    std::lock_guard lock(mutex_);
+    return outage_;
+  }
+  void ClearOutage() {
+    std::lock_guard lock(mutex_);
+    if (outage_) spdlog::info("kafka: the brokers are reachable again");
+    outage_.reset();
   }
 
   // The first failure since the last call, or OK; clears it.
@@ -249,8 +263,10 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
         .count();
   }
   std::atomic<std::int64_t> rebalance_pending_since_ms_{0};  // 0: none; offset_commit_cb may run in Close() too
-  std::mutex mutex_;  // security_failure_: errors may also be served in Close() and metadata calls
+  mutable std::mutex mutex_;  // security_failure_, outage_: errors may also be served in Close() and metadata calls;
+                              // outage_ is read by the /status thread
   std::string security_failure_;
+  std::optional<BrokerOutage> outage_;
 };
 
 bool IsSecurityFailure(int code, std::string_view reason) {
@@ -374,6 +390,16 @@ Status Consumer::ExplainFailure(Status failed) {
 
 Consumer::~Consumer() { (void)Close(); }
 
+void Consumer::Reached() {
+  reached_brokers_ = true;
+  callbacks_->ClearOutage();
+}
+
+std::optional<BrokerOutage> Consumer::Outage() const {
+  if (!callbacks_) return std::nullopt;  // closed and abandoned (Close)
+  return callbacks_->outage();
+}
+
 Status Consumer::CheckOpen(std::string_view operation) const {
   if (state_ == State::kClosed) return Status::Internal("kafka consumer: " + std::string(operation) + " after Close()");
   return Status::OK();
@@ -451,7 +477,7 @@ Result<std::vector<std::int32_t>> Consumer::Partitions(const std::string& topic,
   if (rc != RdKafka::ERR_NO_ERROR) {
     return ExplainFailure(Status::Unavailable("kafka metadata for '" + topic + "' failed: " + RdKafka::err2str(rc)));
   }
-  reached_brokers_ = true;
+  Reached();
   for (const auto* t : *metadata->topics()) {
     if (t->topic() != topic) continue;
     if (t->err() != RdKafka::ERR_NO_ERROR) {
@@ -475,7 +501,7 @@ Result<std::pair<std::int64_t, std::int64_t>> Consumer::Watermarks(const std::st
     return ExplainFailure(Status::Unavailable("kafka watermarks for " + topic + "/" + std::to_string(partition) +
                                               " failed: " + RdKafka::err2str(rc)));
   }
-  reached_brokers_ = true;
+  Reached();
   return std::make_pair(low, high);
 }
 
@@ -494,11 +520,11 @@ Result<std::optional<Record>> Consumer::Poll(std::chrono::milliseconds timeout) 
   // A record is returned even if a rebalance callback failed during this call: librdkafka has
   // already moved past it, so dropping it would lose it. The next Poll reports the failure.
   if (message->err() == RdKafka::ERR_NO_ERROR) {
-    reached_brokers_ = true;
+    Reached();
     return std::optional<Record>(Record(std::move(message)));
   }
   FLOE_RETURN_IF_ERROR(callbacks_->TakeError());
-  reached_brokers_ |= callbacks_->assigned_once();
+  if (callbacks_->assigned_once() && !reached_brokers_) Reached();
   // Refused credentials or certificates (reported to the event callback inside consume()):
   // fatal at start-up (InvalidArgument), retried later.
   if (const std::string reason = callbacks_->TakeSecurityFailure(); !reason.empty()) {

@@ -96,6 +96,7 @@ class Consumer final : public GroupConsumer {
   Result<std::optional<Record>> Poll(std::chrono::milliseconds timeout) override;
   // librdkafka's application position (rd_kafka_position): control records move it too.
   std::optional<std::int64_t> ReadPosition(const std::string& topic, std::int32_t partition) override;
+  std::optional<BrokerOutage> Outage() const override;
   // Leaves the group cleanly: the listener's OnRevoked(..., lost=false) runs for the whole
   // assignment before this returns. Waits at most 5 s on the group protocol (a JoinGroup
   // pending in a rebalance is answered only when the rebalance completes): past that, the
@@ -113,6 +114,8 @@ class Consumer final : public GroupConsumer {
   // A security failure seen before the consumer ever reached the brokers is fatal (InvalidArgument:
   // the configuration is wrong, retrying cannot help); afterwards it is logged and retried.
   Status SecurityFailure(std::string_view reason);
+  // The brokers answered (a record, an assignment, a metadata or watermark answer).
+  void Reached();
 
   std::string bootstrap_servers_;
   bool subscribed_ = false;

@@ -41,6 +41,13 @@ class RebalanceListener {
   virtual void OnRevoked(const std::vector<TopicPartition>& partitions, bool lost) = 0;
 };
 
+// The brokers have not been reachable since `since`: librdkafka reported every broker
+// connection down, and nothing has reached them since (a record, an answered request).
+struct BrokerOutage {
+  std::chrono::system_clock::time_point since;
+  std::string reason;
+};
+
 class GroupConsumer {
  public:
   virtual ~GroupConsumer() = default;
@@ -61,6 +68,9 @@ class GroupConsumer {
   // passed over since (read_committed never returns those); nullopt when not known (nothing
   // read since the assignment or the last Seek). A consumer that never passes offsets over
   // (a test fake) may keep this default.
+  // Whether the brokers are out of reach right now (/status, /metrics); callable from any thread.
+  // A consumer that never loses its brokers (a test fake) may keep this default.
+  virtual std::optional<BrokerOutage> Outage() const { return std::nullopt; }
   virtual std::optional<std::int64_t> ReadPosition(const std::string& /*topic*/, std::int32_t /*partition*/) {
     return std::nullopt;
   }

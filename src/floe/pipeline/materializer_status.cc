@@ -1,5 +1,6 @@
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <ctime>
 
 #include "floe/core/version.h"
@@ -46,7 +47,9 @@ void Materializer::Impl::UpdateLag() {
     for (auto& [p, state] : topic->partitions) {
       if (!state.buffer) continue;
       auto marks = consumer_->Watermarks(name, p, std::chrono::seconds(2));
-      if (!marks.ok()) continue;
+      // The brokers are not answering: the next partitions would wait as long (and hold up
+      // the loop, commits included). The next round tries again.
+      if (!marks.ok()) return;
       state.high_watermark = marks->second;
       state.low_watermark = marks->first;
       const std::int64_t committed = state.buffer->committed().value_or(marks->first);
@@ -169,6 +172,15 @@ void Materializer::Impl::PublishStatus() {
                                   : nlohmann::json(nullptr);
     if (!topic->commit_error.empty()) t["commit_error"] = topic->commit_error;
     t["records_per_second"] = rate;
+    const auto held = std::count_if(topic->partitions.begin(), topic->partitions.end(), [](const auto& entry) {
+      return entry.second.phase == PartitionPhase::kWaiting || entry.second.phase == PartitionPhase::kRecovering;
+    });
+    metrics_
+        .GetGauge("floe_partitions_waiting",
+                  "Partitions held back until a dependency answers again (Schema Registry, catalog, dead-letter "
+                  "topic); retried with backoff",
+                  {{"topic", name}})
+        .Set(static_cast<double>(held));
     t["freshness_seconds"] = freshness ? nlohmann::json(*freshness) : nlohmann::json(nullptr);
     t["backlog_records"] = OrNull(backlog);
     t["catching_up"] = topic->progress.catching_up;
@@ -187,11 +199,21 @@ void Materializer::Impl::PublishStatus() {
     }
     topics.push_back(std::move(t));
   }
+  // The brokers' reachability as the consumer last saw it (kafka::GroupConsumer::Outage).
+  const auto outage = consumer_->Outage();
+  metrics_.GetGauge("floe_kafka_brokers_reachable", "1 while the Kafka brokers are reachable, 0 while all are down")
+      .Set(outage ? 0 : 1);
+  nlohmann::json kafka = {{"state", outage ? "unreachable" : "connected"}};
+  if (outage) {
+    kafka["error"] = outage->reason;
+    kafka["unreachable_seconds"] = SecondsSince(outage->since);
+  }
   nlohmann::json status = {
       {"version", kVersion},
       {"uptime_seconds", std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - started_).count()},
       {"group_id", config_.kafka.group_id},
       {"instance_id", config_.kafka.instance_id.empty() ? nlohmann::json(nullptr) : nlohmann::json(config_.kafka.instance_id)},
+      {"kafka", std::move(kafka)},
       {"topics", std::move(topics)}};
   std::lock_guard lock(status_mu_);
   status_ = std::move(status);
