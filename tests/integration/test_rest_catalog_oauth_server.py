@@ -75,7 +75,7 @@ def test_token_endpoint_answers_as_the_spec_says(served):
     answer = requests.post(url, data=form, verify=served.ca, timeout=10)
     assert answer.status_code == 200, answer.text
     body = answer.json()
-    assert body["token_type"] == "bearer" and body["expires_in"] == TTL and len(body["access_token"]) == 64
+    assert body["token_type"] == "bearer" and body["expires_in"] == TTL and len(body["access_token"]) == 43
     assert body["issued_token_type"] == "urn:ietf:params:oauth:token-type:access_token"
     assert answer.headers["Cache-Control"] == "no-store"
 

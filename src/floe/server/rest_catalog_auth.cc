@@ -69,14 +69,16 @@ std::optional<std::string> Base64Decode(const std::string& text) {
   return out;
 }
 
+// 256 random bits from OpenSSL's CSPRNG, base64url without padding (43 characters).
 std::string RandomToken() {
   unsigned char bytes[32];
   if (RAND_bytes(bytes, sizeof bytes) != 1) return {};
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char b : bytes) {
-    out.push_back(kHex[b >> 4]);
-    out.push_back(kHex[b & 15]);
+  std::string out(4 * ((sizeof bytes + 2) / 3), '\0');
+  EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), bytes, sizeof bytes);
+  while (!out.empty() && out.back() == '=') out.pop_back();
+  for (auto& c : out) {
+    if (c == '+') c = '-';
+    if (c == '/') c = '_';
   }
   return out;
 }

@@ -50,7 +50,7 @@ TEST_F(TokenIssuerTest, IssuesExpiringTokensWithTheClientsScope) {
   EXPECT_EQ(body["expires_in"], 60);
   EXPECT_EQ(answer.headers.at("Cache-Control"), "no-store");
   const std::string token = body["access_token"];
-  EXPECT_EQ(token.size(), 64u);
+  EXPECT_EQ(token.size(), 43u);
   EXPECT_EQ(issuer_.Authorize(WithBearer(token)), Scope::kWrite);
   now_ += std::chrono::seconds(59);
   EXPECT_EQ(issuer_.Authorize(WithBearer(token)), Scope::kWrite);
