@@ -52,6 +52,11 @@ Status ParquetFileWriter::Write(const arrow::RecordBatch& batch) {
   return Status::OK();
 }
 
+std::int64_t ParquetFileWriter::BytesWritten() const {
+  auto position = sink_->Tell();
+  return position.ok() ? *position : 0;
+}
+
 Result<WrittenFile> ParquetFileWriter::Close() {
   FLOE_RETURN_IF_ARROW_ERROR(writer_->Close());
   WrittenFile out;

@@ -44,6 +44,8 @@ class ParquetFileWriter {
   ~ParquetFileWriter();
 
   Status Write(const arrow::RecordBatch& batch);
+  // Bytes in the sink so far: complete row groups (the one being buffered is not counted).
+  std::int64_t BytesWritten() const;
   // Writes the footer and closes the sink. The file is complete only after this returns OK.
   Result<WrittenFile> Close();
 

@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <functional>
 #include <regex>
@@ -72,6 +73,16 @@ std::string SanitizeTableName(std::string_view topic) {
 namespace {
 
 using namespace config_internal;
+
+// workers: a whole number from 1 to 256 (more threads than that only contend).
+Result<int> ParseWorkerCount(std::string_view text) {
+  int value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 1 || value > 256) {
+    return Status::InvalidArgument("'" + std::string(text) + "' is not a number of worker threads from 1 to 256");
+  }
+  return value;
+}
 
 // kafka.instance_id: may come from the environment (`${env:HOSTNAME}` in a StatefulSet, an
 // Environment= line of a systemd template unit), so it is resolved like a secret. The broker
@@ -201,8 +212,8 @@ void ReadTopic(ConfigReader& r, const YAML::Node& node, const std::string& path,
 FloeConfig ReadConfig(ConfigReader& r, const YAML::Node& root, ConfigUse use) {
   const bool run = use == ConfigUse::kRun;
   FloeConfig c;
-  if (!r.ExpectMap(root, "", {"kafka", "schema_registry", "warehouse", "catalog", "admin", "buffer_memory", "defaults",
-                                "topics", "storage"}))
+  if (!r.ExpectMap(root, "", {"kafka", "schema_registry", "warehouse", "catalog", "admin", "buffer_memory", "workers",
+                                "defaults", "topics", "storage"}))
     return c;
 
   const YAML::Node kafka = root["kafka"];
@@ -269,6 +280,7 @@ FloeConfig ReadConfig(ConfigReader& r, const YAML::Node& root, ConfigUse use) {
 
   if (auto v = r.Parsed<std::int64_t>(root, "", "buffer_memory", ParseByteSize)) c.buffer_memory = *v;
   if (c.buffer_memory < (8 << 20)) r.Error(root["buffer_memory"], "buffer_memory", "must be at least 8MiB");
+  if (auto v = r.Parsed<int>(root, "", "workers", ParseWorkerCount)) c.workers = *v;
   ReadDefaults(r, root["defaults"], c.defaults);
 
   const YAML::Node topics = root["topics"];

@@ -9,8 +9,11 @@
 //
 // Errors never stop the process: a bad record goes to the topic's error_mode (suspend the
 // topic / skip / dead-letter), an unreachable dependency (registry, catalog, storage) is
-// retried with backoff while the rest goes on. Single-threaded: Run() polls, decodes and
-// commits on the calling thread; the status snapshot is the only shared state.
+// retried with backoff while the rest goes on. Threads: Run() polls, decodes and buffers on the
+// calling thread (the poll thread), which owns all of the pipeline's state; a topic's commit
+// (Parquet encoding, file writes, the table commit) runs on a pool of `workers:` threads with
+// its own copy of the flushed batches, one commit per table at a time, and its outcome is
+// applied back on the poll thread. The status snapshot is the only other shared state.
 #include <atomic>
 #include <chrono>
 #include <functional>

@@ -10,15 +10,20 @@ namespace {
 constexpr std::chrono::seconds kDeadLetterFlushTimeout{30};
 }  // namespace
 
+// Files are written per table partition from the rows of all the topic's Kafka partitions
+// (sink/data_files.h), so target_file_size is reached by the topic's unflushed data, not one
+// partition's.
 bool Materializer::Impl::CommitDue(const TopicState& topic) const {
+  if (topic.in_flight) return false;
   const auto now = Clock::now();
-  bool uncommitted = false;
+  bool unflushed = false;
+  std::int64_t bytes = 0;
   bool all_at_target = topic.targets.has_value();
   for (const auto& [p, state] : topic.partitions) {
     if (!state.buffer) continue;
-    if (state.buffer->has_uncommitted()) {
-      uncommitted = true;
-      if (state.buffer->buffered_bytes() >= topic.config.target_file_size) return true;
+    if (state.buffer->has_unflushed()) {
+      unflushed = true;
+      bytes += state.buffer->unflushed_bytes();
       if (now - state.buffer->oldest() >= topic.config.commit_interval) return true;
     }
     if (all_at_target) {
@@ -27,40 +32,83 @@ bool Materializer::Impl::CommitDue(const TopicState& topic) const {
       all_at_target = empty || state.buffer->next_offset().value_or(0) >= target->second.second;
     }
   }
+  if (bytes >= topic.config.target_file_size) return true;
   // Batch mode: once every owned partition reached its end, commit them together (one
   // snapshot, not one small one per partition as each arrives).
-  return uncommitted && all_at_target;
+  return unflushed && all_at_target;
 }
 
-void Materializer::Impl::CommitTopic(TopicState& topic, const char* why) {
-  if (topic.suspended && topic.commit_blocked) return;  // retrying cannot help: see Suspend
-  std::vector<sink::PartitionFlush> flushes;
-  std::vector<PartitionState*> states;
-  for (auto& [p, state] : topic.partitions) {
-    if (!state.buffer || !state.buffer->has_uncommitted()) continue;
-    auto batches = state.buffer->PendingBatches();
-    if (!batches.ok()) {
-      spdlog::error("{}/{}: {}", topic.config.name, p, batches.status().ToString());
-      continue;
-    }
-    flushes.push_back({topic.config.name, p, state.buffer->committed(), *state.buffer->next_offset(), std::move(*batches),
-                       state.buffer->operator_skipped()});
-    states.push_back(&state);
-  }
-  if (flushes.empty()) return;
+bool Materializer::Impl::StartCommit(TopicState& topic, const char* why) {
+  if (topic.in_flight) return false;
+  if (topic.suspended && topic.commit_blocked) return false;  // retrying cannot help: see Suspend
+  const bool any = std::any_of(topic.partitions.begin(), topic.partitions.end(), [](const auto& entry) {
+    return entry.second.buffer && entry.second.buffer->has_unflushed();
+  });
+  if (!any) return false;
   if (topic.dead_letters_unflushed) {
     // The commit moves offsets past dead-lettered records: they must be in the DLQ first.
     if (auto st = producer_->Flush(kDeadLetterFlushTimeout); !st.ok()) {
       topic.commit_error = st.ToString();
       topic.commit_retry.Fail();
       spdlog::warn("{}: not committing yet, dead letters are not delivered: {}", topic.config.name, st.ToString());
-      return;
+      return false;
     }
     topic.dead_letters_unflushed = false;
   }
-  const auto commit_started = Clock::now();
-  auto report = topic.table->Commit(flushes);
-  const double commit_seconds = std::chrono::duration<double>(Clock::now() - commit_started).count();
+  auto flight = std::make_unique<CommitInFlight>();
+  for (auto& [p, state] : topic.partitions) {
+    if (!state.buffer || !state.buffer->has_unflushed()) continue;
+    auto flush = state.buffer->BeginFlush();
+    if (!flush.ok()) {
+      spdlog::error("{}/{}: {}", topic.config.name, p, flush.status().ToString());
+      continue;
+    }
+    flight->flushes.push_back({topic.config.name, p, (*flush)->expected, (*flush)->next_offset, (*flush)->batches,
+                               (*flush)->operator_skipped});
+  }
+  if (flight->flushes.empty()) return false;
+  flight->why = why;
+  flight->started = Clock::now();
+  // The task gets the sink and the flushes, nothing else of the loop's state; both outlive
+  // it (the flight is applied, and so destroyed, only once its outcome is ready; the pool
+  // is joined before the topics go).
+  auto promise = std::make_shared<std::promise<Result<sink::CommitReport>>>();
+  flight->outcome = promise->get_future();
+  sink::TableSink* table = topic.table.get();
+  const std::vector<sink::PartitionFlush>* flushes = &flight->flushes;
+  topic.in_flight = std::move(flight);
+  pool_->Submit([table, flushes, promise] { promise->set_value(table->Commit(*flushes)); });
+  return true;
+}
+
+void Materializer::Impl::AwaitCommit(TopicState& topic) {
+  if (!topic.in_flight) return;
+  topic.in_flight->outcome.wait();
+  FinishCommit(topic);
+}
+
+void Materializer::Impl::CollectCommits() {
+  for (auto& [name, topic] : topics_) {
+    if (topic->in_flight && topic->in_flight->Done()) FinishCommit(*topic);
+  }
+}
+
+void Materializer::Impl::CommitTopic(TopicState& topic, const char* why) {
+  AwaitCommit(topic);
+  if (StartCommit(topic, why)) AwaitCommit(topic);
+}
+
+void Materializer::Impl::FinishCommit(TopicState& topic) {
+  const std::unique_ptr<CommitInFlight> flight = std::move(topic.in_flight);
+  auto report = flight->outcome.get();
+  const auto& flushes = flight->flushes;
+  const double commit_seconds = std::chrono::duration<double>(Clock::now() - flight->started).count();
+  // The buffer whose flush `f` is; null when the partition was reset or went meanwhile.
+  auto flushed_buffer = [&topic](const sink::PartitionFlush& f) -> PartitionBuffer* {
+    auto it = topic.partitions.find(f.partition);
+    if (it == topic.partitions.end() || !it->second.buffer || !it->second.buffer->flushing()) return nullptr;
+    return it->second.buffer.get();
+  };
   if (!report.ok()) {
     if (Classify(report.status()) == FailureKind::kPermanent) {
       // Retrying cannot help (the data does not fit the table, a bug): stop the topic with
@@ -75,8 +123,13 @@ void Materializer::Impl::CommitTopic(TopicState& topic, const char* why) {
       // The rows will never be committed by this process (a restart reads them again from the
       // table's offsets): drop them, or they would hold buffer_memory and back-pressure would
       // stall every other topic.
-      for (auto* state : states) state->buffer->Reset(state->buffer->committed());
+      for (auto& [p, state] : topic.partitions) {
+        if (state.buffer) state.buffer->Reset(state.buffer->committed());
+      }
       return;
+    }
+    for (const auto& f : flushes) {
+      if (auto* buffer = flushed_buffer(f)) buffer->EndFlush(/*committed=*/false);
     }
     topic.commit_error = report.status().ToString();
     if (!topic.commit_failing_since) topic.commit_failing_since = Clock::now();
@@ -91,25 +144,28 @@ void Materializer::Impl::CommitTopic(TopicState& topic, const char* why) {
   topic.commit_failing_since.reset();
   topic.commit_retry.Succeed();
   std::vector<kafka::TopicPartition> group_offsets;
-  for (std::size_t i = 0; i < flushes.size(); ++i) {
-    const auto& f = flushes[i];
+  for (const auto& f : flushes) {
+    PartitionBuffer* buffer = flushed_buffer(f);
     if (const sink::FencedPartition* fenced = report->FindFenced(f.topic, f.partition)) {
+      if (buffer == nullptr) continue;
       // Another owner moved this partition on: our data is stale. Start over from the table.
       spdlog::warn("{}/{}: fenced (the table is at {}, this batch began at {}); dropping {} buffered records",
                    f.topic, f.partition, fenced->table_offset ? std::to_string(*fenced->table_offset) : "none",
-                   f.expected ? std::to_string(*f.expected) : "none", states[i]->buffer->buffered_rows());
-      states[i]->buffer->Reset(fenced->table_offset);
+                   f.expected ? std::to_string(*f.expected) : "none", buffer->buffered_rows());
+      buffer->Reset(fenced->table_offset);
       (void)consumer_->Seek({f.topic, f.partition, fenced->table_offset.value_or(kafka::kOffsetBeginning)},
                             kBrokerTimeout);
       continue;
     }
-    topic.metrics.written->Increment(states[i]->buffer->buffered_rows());
-    if (auto newest = states[i]->buffer->newest_timestamp_ms()) {
+    topic.table_offsets[f.topic][f.partition] = f.next_offset;
+    if (buffer == nullptr) continue;
+    const PartitionBuffer::Flush& flushed = buffer->flush();
+    topic.metrics.written->Increment(flushed.rows);
+    if (auto newest = flushed.newest_timestamp_ms) {
       topic.newest_committed_ms = std::max(topic.newest_committed_ms.value_or(*newest), *newest);
     }
-    summary_.records_written += states[i]->buffer->buffered_rows();
-    states[i]->buffer->MarkCommitted();
-    topic.table_offsets[f.topic][f.partition] = f.next_offset;
+    summary_.records_written += flushed.rows;
+    buffer->EndFlush(/*committed=*/true);
     group_offsets.push_back({f.topic, f.partition, f.next_offset});
   }
   if (report->committed) {
@@ -121,7 +177,7 @@ void Materializer::Impl::CommitTopic(TopicState& topic, const char* why) {
     topic.table_metrics.commit_duration->Observe(commit_seconds);
     topic.last_commit = LastCommit{std::chrono::system_clock::now(), report->snapshot_id, report->rows, commit_seconds};
     spdlog::info("committed {} rows in {} files to {} (snapshot {}, {}{})", report->rows, report->files,
-                 topic.table->name(), report->snapshot_id, why,
+                 topic.table->name(), report->snapshot_id, flight->why,
                  report->attempts > 1 ? ", after " + std::to_string(report->attempts - 1) + " conflicts" : "");
   }
   // For lag monitoring only (the table is the source of truth).
@@ -137,13 +193,14 @@ std::int64_t Materializer::Impl::BufferedBytes() const {
 }
 
 void Materializer::Impl::ApplyBackPressure(std::int64_t buffered) {
-  // Still over the budget after trying to commit (commits are failing): stop fetching until
-  // they succeed again. Records already fetched are still handled, so nothing is skipped.
+  // Over the budget with the files already being written (or commits failing): stop fetching
+  // until commits bring it down. Records already fetched are still handled, so nothing is skipped.
   if (buffered > config_.buffer_memory && !fetch_paused_) {
     auto assigned = consumer_->Assignment();
     if (consumer_->Pause(assigned).ok()) {
       fetch_paused_ = true;
-      spdlog::warn("buffer_memory ({} bytes) exceeded while commits fail: pausing all partitions", config_.buffer_memory);
+      spdlog::info("buffer_memory ({} bytes) reached: pausing all partitions until buffered data is committed",
+                   config_.buffer_memory);
     }
   } else if (buffered <= config_.buffer_memory / 2 && fetch_paused_) {
     std::vector<kafka::TopicPartition> resume;
@@ -162,20 +219,27 @@ void Materializer::Impl::ApplyBackPressure(std::int64_t buffered) {
 }
 
 void Materializer::Impl::CommitDueTopics() {
+  CollectCommits();
   std::int64_t total = 0;
   TopicState* largest = nullptr;
   std::int64_t largest_bytes = 0;
   for (auto& [name, topic] : topics_) {
     std::int64_t bytes = 0;
-    for (const auto& [p, state] : topic->partitions) bytes += state.buffer ? state.buffer->buffered_bytes() : 0;
+    std::int64_t unflushed = 0;
+    for (const auto& [p, state] : topic->partitions) {
+      if (!state.buffer) continue;
+      bytes += state.buffer->buffered_bytes();
+      unflushed += state.buffer->unflushed_bytes();
+    }
     total += bytes;
-    if (bytes > largest_bytes) largest = topic.get(), largest_bytes = bytes;
-    if (!topic->commit_retry.Waiting() && CommitDue(*topic)) CommitTopic(*topic, "due");
+    if (!topic->in_flight && unflushed > largest_bytes) largest = topic.get(), largest_bytes = unflushed;
+    if (!topic->commit_retry.Waiting() && CommitDue(*topic)) StartCommit(*topic, "due");
   }
-  // Over the memory budget: write out the biggest buffer early rather than grow.
-  if (total > config_.buffer_memory && largest != nullptr && !largest->commit_retry.Waiting()) {
-    CommitTopic(*largest, "buffer_memory reached");
-    total = BufferedBytes();
+  // Past half the memory budget: write out the biggest buffer early, so that reading goes on
+  // while its files are written rather than stopping at the budget.
+  if (total > config_.buffer_memory / 2 && largest != nullptr && !largest->in_flight &&
+      !largest->commit_retry.Waiting()) {
+    StartCommit(*largest, "buffer_memory reached");
   }
   buffered_bytes_->Set(static_cast<double>(total));
   ApplyBackPressure(total);

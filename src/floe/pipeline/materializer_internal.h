@@ -2,7 +2,7 @@
 // The materializer's insides (materializer.h), shared by its four files:
 //   materializer.cc          setup, rebalancing, the loop
 //   materializer_records.cc  one record: decode, append, or the error policy
-//   materializer_commits.cc  when and how a topic's buffers are committed; back-pressure
+//   materializer_commits.cc  when and how a topic's buffers are committed (on the worker pool); back-pressure
 //   materializer_status.cc   /status, lag, batch mode's "caught up"
 //   materializer_operator.cc operator commands: resume and skip a suspended topic
 #include <atomic>
@@ -20,6 +20,7 @@
 #include "floe/pipeline/materializer.h"
 #include "floe/pipeline/operator_commands.h"
 #include "floe/pipeline/topic_state.h"
+#include "floe/pipeline/worker_pool.h"
 #include "floe/registry/client.h"
 
 namespace floe::pipeline {
@@ -78,8 +79,18 @@ class Materializer::Impl final : public kafka::RebalanceListener {
   // buffer's next offset: the committed offset plus what is still buffered). The partitions.
   std::vector<std::int32_t> Unsuspend(TopicState& topic);
 
-  // Commits (materializer_commits.cc).
+  // Commits (materializer_commits.cc). A commit runs on a worker (StartCommit) and its outcome
+  // is applied on the poll thread (FinishCommit); one per topic at a time.
   bool CommitDue(const TopicState& topic) const;
+  // Flushes every partition with unflushed rows into one commit on a worker; false when none
+  // started (nothing to commit, one already running, dead letters not delivered).
+  bool StartCommit(TopicState& topic, const char* why);
+  void FinishCommit(TopicState& topic);
+  // Waits for the topic's running commit, if any, and applies its outcome.
+  void AwaitCommit(TopicState& topic);
+  // Applies the outcome of every commit that has finished.
+  void CollectCommits();
+  // Commits everything buffered now and waits (revoke, suspension, operator skip, shutdown).
   void CommitTopic(TopicState& topic, const char* why);
   void CommitDueTopics();
   std::int64_t BufferedBytes() const;
@@ -102,6 +113,9 @@ class Materializer::Impl final : public kafka::RebalanceListener {
   std::unique_ptr<kafka::GroupConsumer> consumer_;
   std::unique_ptr<kafka::Producer> producer_;  // only when a topic dead-letters
   std::map<std::string, std::unique_ptr<TopicState>, std::less<>> topics_;
+  // After topics_: destroyed (its threads joined, their tasks done) before the topics whose
+  // sinks and flushes the tasks use.
+  std::unique_ptr<WorkerPool> pool_;
   bool batch_mode_ = false;
   bool fetch_paused_ = false;  // back-pressure: over buffer_memory while commits fail
   std::vector<kafka::TopicPartition> pending_pause_;  // see PausePending

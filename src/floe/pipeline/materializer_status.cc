@@ -102,7 +102,7 @@ bool Materializer::Impl::CaughtUp() {
     }
     if (!need_table) continue;
     // Partitions other members own: the table tells whether they are done.
-    if (Clock::now() - topic->table_offsets_at < std::chrono::seconds(1)) return false;
+    if (topic->in_flight || Clock::now() - topic->table_offsets_at < std::chrono::seconds(1)) return false;
     topic->table_offsets_at = Clock::now();
     auto offsets = topic->table->LoadOffsets();
     if (!offsets.ok()) return false;

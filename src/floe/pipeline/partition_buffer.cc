@@ -110,7 +110,7 @@ void PartitionBuffer::SkipByOperator(std::int64_t offset) {
 }
 
 void PartitionBuffer::Advance(std::int64_t offset) {
-  if (!has_uncommitted()) oldest_ = std::chrono::steady_clock::now();
+  if (!has_unflushed()) oldest_ = std::chrono::steady_clock::now();
   next_offset_ = offset + 1;
 }
 
@@ -152,24 +152,50 @@ Status PartitionBuffer::CloseSegment() {
   return Status::OK();
 }
 
-Result<std::vector<std::shared_ptr<arrow::RecordBatch>>> PartitionBuffer::PendingBatches() {
+Result<const PartitionBuffer::Flush*> PartitionBuffer::BeginFlush() {
+  if (flushing_ || !has_unflushed()) return Status::Internal("partition " + std::to_string(partition_) + ": nothing to flush");
   FLOE_RETURN_IF_ERROR(CloseSegment());
-  return closed_;
-}
-
-void PartitionBuffer::MarkCommitted() {
+  flush_ = Flush{};
+  flush_.expected = committed_;
+  flush_.next_offset = *next_offset_;
+  flush_.batches = std::move(closed_);
+  flush_.operator_skipped = std::move(operator_skipped_);
+  flush_.rows = rows_;
+  flush_.bytes = bytes_;
+  flush_.newest_timestamp_ms = newest_timestamp_ms_;
+  flush_.oldest = oldest_;
   closed_.clear();
-  rows_ = 0;
-  bytes_ = 0;
-  committed_ = next_offset_;
   operator_skipped_.clear();
   newest_timestamp_ms_.reset();
+  flushing_ = true;
+  return &flush_;
+}
+
+void PartitionBuffer::EndFlush(bool committed) {
+  if (!flushing_) return;
+  flushing_ = false;
+  if (committed) {
+    rows_ -= flush_.rows;
+    bytes_ -= flush_.bytes;
+    committed_ = flush_.next_offset;
+  } else {
+    // In front of what came since: the next flush begins at committed_ again, with every row.
+    closed_.insert(closed_.begin(), flush_.batches.begin(), flush_.batches.end());
+    operator_skipped_.insert(operator_skipped_.begin(), flush_.operator_skipped.begin(), flush_.operator_skipped.end());
+    if (flush_.newest_timestamp_ms) {
+      newest_timestamp_ms_ = std::max(newest_timestamp_ms_.value_or(*flush_.newest_timestamp_ms), *flush_.newest_timestamp_ms);
+    }
+    oldest_ = flush_.oldest;
+  }
+  flush_ = Flush{};
 }
 
 void PartitionBuffer::Reset(std::optional<std::int64_t> committed) {
   // Open segment builders are flushed and dropped, so no half segment survives.
   (void)CloseSegment();
   closed_.clear();
+  flushing_ = false;
+  flush_ = Flush{};
   rows_ = 0;
   bytes_ = 0;
   committed_ = committed;

@@ -38,9 +38,14 @@ class PartitionBuffer {
   // Where reading goes on: the offset after the last consumed record, else `committed`.
   std::optional<std::int64_t> next_offset() const { return next_offset_; }
   bool has_uncommitted() const { return next_offset_ != committed_; }
+  // Consumed since the last commit and not in the flush under way (if any).
+  bool has_unflushed() const { return next_offset_ != (flushing_ ? flush_.next_offset : committed_); }
+  // Everything buffered, the flush under way included (buffer_memory counts it until it is committed).
   std::int64_t buffered_rows() const { return rows_; }
   std::int64_t buffered_bytes() const { return bytes_; }
-  // When the oldest uncommitted record was consumed (for commit_interval).
+  // What the next flush would take (target_file_size).
+  std::int64_t unflushed_bytes() const { return bytes_ - (flushing_ ? flush_.bytes : 0); }
+  // When the oldest unflushed record was consumed (for commit_interval).
   std::chrono::steady_clock::time_point oldest() const { return oldest_; }
 
   // Appends one record whose value is `payload` under `schema` (a tombstone: the writer
@@ -61,15 +66,32 @@ class PartitionBuffer {
   // move past it and the next commit records it (sink::PartitionFlush::skipped).
   void SkipByOperator(std::int64_t offset);
   const std::vector<std::int64_t>& operator_skipped() const { return operator_skipped_; }
-  // The newest Kafka timestamp (ms) among records consumed since the last commit (freshness).
+  // The newest Kafka timestamp (ms) among records consumed since the last flush (freshness).
   std::optional<std::int64_t> newest_timestamp_ms() const { return newest_timestamp_ms_; }
 
-  // The buffered rows as batches (each of its writer schema's columns plus key and system
-  // columns). They stay buffered until MarkCommitted: a failed write or commit loses nothing.
-  Result<std::vector<std::shared_ptr<arrow::RecordBatch>>> PendingBatches();
-  // After a commit that covered this partition up to next_offset(): the rows are in the table.
-  void MarkCommitted();
-  // Forgets everything buffered and starts again at `committed` (lost assignment, fencing).
+  // A flush: the rows buffered so far, handed to a commit that runs on a worker thread while
+  // this buffer goes on taking records (materializer_commits.cc). One at a time; the rows
+  // stay buffered until EndFlush says the commit covered them, so a failed write or commit
+  // loses nothing.
+  struct Flush {
+    std::optional<std::int64_t> expected;  // committed() when the flush began: the fencing value
+    std::int64_t next_offset = 0;          // the offset after the last flushed record
+    std::vector<std::shared_ptr<arrow::RecordBatch>> batches;  // writer-schema columns + key + system columns
+    std::vector<std::int64_t> operator_skipped;
+    std::int64_t rows = 0;
+    std::int64_t bytes = 0;
+    std::optional<std::int64_t> newest_timestamp_ms;
+    std::chrono::steady_clock::time_point oldest{};
+  };
+  // Needs has_unflushed() and no flush under way.
+  Result<const Flush*> BeginFlush();
+  bool flushing() const { return flushing_; }
+  const Flush& flush() const { return flush_; }
+  // The flush's commit covered it (committed() moves to its next_offset), or did not (its
+  // rows go back in front of what came since, for the next attempt).
+  void EndFlush(bool committed);
+  // Forgets everything buffered, the flush included, and starts again at `committed` (lost
+  // assignment, fencing).
   void Reset(std::optional<std::int64_t> committed);
 
  private:
@@ -89,6 +111,8 @@ class PartitionBuffer {
   std::chrono::steady_clock::time_point oldest_{};
   std::vector<std::int64_t> operator_skipped_;
   std::optional<std::int64_t> newest_timestamp_ms_;
+  bool flushing_ = false;
+  Flush flush_;
 
   // The open segment.
   const WriterSchema* segment_schema_ = nullptr;

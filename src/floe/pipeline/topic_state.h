@@ -2,6 +2,7 @@
 // The materializer's bookkeeping for one topic and its partitions (materializer_internal.h).
 #include <chrono>
 #include <cstdint>
+#include <future>
 #include <map>
 #include <memory>
 #include <optional>
@@ -58,6 +59,17 @@ struct LastCommit {
   double duration_seconds = 0;
 };
 
+// A commit of the topic running on a worker thread (materializer_commits.cc): the flushes it
+// was given (each partition's buffer holds the same rows as its flush until the outcome is
+// applied on the poll thread) and, once done, its outcome.
+struct CommitInFlight {
+  std::vector<sink::PartitionFlush> flushes;
+  const char* why = "";
+  Clock::time_point started;
+  std::future<Result<sink::CommitReport>> outcome;
+  bool Done() const { return outcome.wait_for(std::chrono::seconds(0)) == std::future_status::ready; }
+};
+
 struct TopicState {
   TopicConfig config;  // `name` is the concrete topic, also for pattern subscriptions
   std::unique_ptr<WriterSchemas> schemas;
@@ -75,6 +87,7 @@ struct TopicState {
   std::optional<std::pair<std::int32_t, std::int64_t>> suspended_record;
   bool commit_blocked = false;  // suspended because its buffered data cannot be committed
 
+  std::unique_ptr<CommitInFlight> in_flight;  // at most one commit per table at a time
   bool dead_letters_unflushed = false;
   Backoff commit_retry;
   std::string commit_error;

@@ -37,15 +37,13 @@ Result<delta::AddFile> DeltaFileCommitter::AddFileFor(const delta::TableState& s
 }
 
 Result<CommitReport> DeltaFileCommitter::Commit(delta::TableState state, const std::vector<PartitionFlush>& flushes,
-                                                const std::vector<std::vector<WrittenDataFile>>& written) {
+                                                const std::vector<WrittenDataFile>& written) {
   CommitReport report;
   if (flushes.empty()) return report;
-  std::vector<std::vector<delta::AddFile>> adds(flushes.size());
-  for (std::size_t f = 0; f < flushes.size(); ++f) {
-    for (const auto& w : written[f]) {
-      FLOE_ASSIGN_OR_RETURN(auto add, AddFileFor(state, w));
-      adds[f].push_back(std::move(add));
-    }
+  std::vector<delta::AddFile> adds;
+  for (const auto& w : written) {
+    FLOE_ASSIGN_OR_RETURN(auto add, AddFileFor(state, w));
+    adds.push_back(std::move(add));
   }
   auto outcome = RetryOnConflict([&](int attempt) -> Status {
     report = CommitReport{};
@@ -57,16 +55,21 @@ Result<CommitReport> DeltaFileCommitter::Commit(delta::TableState state, const s
     FenceOutcome fence = Fence(committed_offsets, flushes);
     report.fenced = fence.fenced;
     if (fence.nothing_to_commit()) return Status::OK();
+    if (!FilesSeparate(written, fence.taken)) {
+      report.rewrite = true;  // the sink writes the taken partitions' files again
+      return Status::OK();
+    }
     delta::Commit commit;
     commit.operation = "STREAMING UPDATE";
     for (std::size_t i : fence.taken) {
       commit.txns[DeltaAppId(flushes[i].topic, flushes[i].partition)] = flushes[i].next_offset;
-      for (const auto& add : adds[i]) {
-        commit.adds.push_back(add);
-        report.bytes += add.size;
-        ++report.files;
-      }
-      for (const auto& w : written[i]) report.rows += w.written.rows;
+    }
+    for (std::size_t f = 0; f < written.size(); ++f) {
+      if (!TakesFile(written[f], fence.taken)) continue;
+      commit.adds.push_back(adds[f]);
+      report.bytes += adds[f].size;
+      ++report.files;
+      report.rows += written[f].written.rows;
     }
     if (auto skipped = SkippedRecordsJson(flushes, fence.taken)) commit.commit_info[std::string(kSkippedRecordsKey)] = *skipped;
     FLOE_ASSIGN_OR_RETURN(report.snapshot_id, delta::CommitVersion(table_root_, state, commit));

@@ -21,9 +21,10 @@ class DeltaFileCommitter {
   // The add action for a data file already written (partition values, stats from its footer).
   static Result<delta::AddFile> AddFileFor(const delta::TableState& state, const WrittenDataFile& file);
 
-  // `state`: the log the files were written against; written[i] are the files of flushes[i].
+  // `state`: the log the files were written against; `written`: the files of the flushes
+  // (WrittenDataFile::flushes index `flushes`).
   Result<CommitReport> Commit(delta::TableState state, const std::vector<PartitionFlush>& flushes,
-                              const std::vector<std::vector<WrittenDataFile>>& written);
+                              const std::vector<WrittenDataFile>& written);
 
  private:
   storage::FileIO& table_root_;

@@ -3,25 +3,26 @@
 #include <spdlog/spdlog.h>
 
 #include "floe/sink/delta_offsets.h"
+#include "floe/sink/fencing.h"
 
 namespace floe::sink {
 
 DeltaSink::DeltaSink(std::string name, std::string location, std::unique_ptr<storage::FileIO> io,
-                     std::vector<std::string> partition_by, columnar::ParquetOptions parquet)
+                     std::vector<std::string> partition_by, DataFileOptions files)
     : name_(std::move(name)),
       location_(std::move(location)),
       io_(std::move(io)),
       schemas_(*io_, name_, std::move(partition_by)),
       committer_(*io_),
-      parquet_(parquet) {}
+      files_(files) {}
 
 Result<std::unique_ptr<DeltaSink>> DeltaSink::Open(std::string name, const std::string& location,
                                                    std::vector<std::string> partition_by,
-                                                   columnar::ParquetOptions parquet) {
+                                                   DataFileOptions files) {
   FLOE_ASSIGN_OR_RETURN(auto io, storage::FileIO::Open(location));
   return std::unique_ptr<DeltaSink>(new DeltaSink(std::move(name), location,
                                                   std::make_unique<storage::FileIO>(std::move(io)),
-                                                  std::move(partition_by), parquet));
+                                                  std::move(partition_by), files));
 }
 
 void DeltaSink::RegisterIn(catalog::DeltaTableRegistry* registry, catalog::TableIdentifier id) {
@@ -56,7 +57,7 @@ Result<std::optional<schema::Schema>> DeltaSink::Columns() {
 }
 
 Result<CommitReport> DeltaSink::CommitWritten(delta::TableState state, const std::vector<PartitionFlush>& flushes,
-                                              const std::vector<std::vector<WrittenDataFile>>& written) {
+                                              const std::vector<WrittenDataFile>& written) {
   const std::string schema_string = state.schema_string;
   auto report = committer_.Commit(std::move(state), flushes, written);
   if (!report.ok()) return report.status().WithContext("committing to table " + name());
@@ -66,16 +67,26 @@ Result<CommitReport> DeltaSink::CommitWritten(delta::TableState state, const std
 
 Result<CommitReport> DeltaSink::Commit(const std::vector<PartitionFlush>& flushes) {
   if (flushes.empty()) return CommitReport{};
-  FLOE_ASSIGN_OR_RETURN(auto state, LoadState());
-  if (state.version < 0) return Status::NotFound("table " + name() + " does not exist yet");
-  FLOE_ASSIGN_OR_RETURN(auto spec, DeltaPartitionSpec(state.schema, state.partition_columns));
-  std::vector<std::vector<WrittenDataFile>> written(flushes.size());
-  for (std::size_t f = 0; f < flushes.size(); ++f) {
-    auto files = WriteDataFiles(*io_, state.schema, spec, flushes[f], parquet_);
-    if (!files.ok()) return files.status().WithContext("table " + name());
-    written[f] = std::move(*files);
+  for (int round = 0; round < kMaxRewrites; ++round) {
+    FLOE_ASSIGN_OR_RETURN(auto state, LoadState());
+    if (state.version < 0) return Status::NotFound("table " + name() + " does not exist yet");
+    auto offsets = DeltaCommittedOffsets(state);
+    if (!offsets.ok()) return offsets.status().WithContext("table " + name());
+    PreFence fence = FenceBeforeWriting(*offsets, flushes);
+    CommitReport report;
+    if (!fence.taken.empty()) {
+      FLOE_ASSIGN_OR_RETURN(auto spec, DeltaPartitionSpec(state.schema, state.partition_columns));
+      std::vector<std::size_t> all(fence.taken.size());
+      for (std::size_t f = 0; f < all.size(); ++f) all[f] = f;
+      auto written = WriteDataFiles(*io_, state.schema, spec, fence.taken, all, files_);
+      if (!written.ok()) return written.status().WithContext("table " + name());
+      FLOE_ASSIGN_OR_RETURN(report, CommitWritten(std::move(state), fence.taken, *written));
+      if (report.rewrite) continue;  // its files are orphans now
+    }
+    report.fenced.insert(report.fenced.end(), fence.fenced.begin(), fence.fenced.end());
+    return report;
   }
-  return CommitWritten(std::move(state), flushes, written);
+  return TooManyRewrites(name());
 }
 
 }  // namespace floe::sink

@@ -9,6 +9,7 @@
 #include "floe/catalog/catalog.h"
 #include "floe/catalog/delta_table_registry.h"
 #include "floe/columnar/parquet_file_writer.h"
+#include "floe/sink/data_files.h"
 #include "floe/sink/delta_file_committer.h"
 #include "floe/sink/delta_schema_manager.h"
 #include "floe/sink/table_sink.h"
@@ -21,7 +22,7 @@ class DeltaSink final : public TableSink {
   // `name`: how logs and errors name the table; `location`: its root (a path or URI).
   static Result<std::unique_ptr<DeltaSink>> Open(std::string name, const std::string& location,
                                                  std::vector<std::string> partition_by,
-                                                 columnar::ParquetOptions parquet = {});
+                                                 DataFileOptions files = {});
 
   // After the commit that created the table, the first commit of this process and every
   // commit after a schema change, `registry` names the table `id` (catalog.type glue/unity).
@@ -38,13 +39,13 @@ class DeltaSink final : public TableSink {
   // For the dual sink, which writes the files once for both formats.
   DeltaSchemaManager& schemas() { return schemas_; }
   Result<CommitReport> CommitWritten(delta::TableState state, const std::vector<PartitionFlush>& flushes,
-                                     const std::vector<std::vector<WrittenDataFile>>& written);
+                                     const std::vector<WrittenDataFile>& written);
   Result<delta::TableState> LoadState() { return delta::LoadState(*io_); }
   storage::FileIO& io() { return *io_; }
 
  private:
   DeltaSink(std::string name, std::string location, std::unique_ptr<storage::FileIO> io,
-            std::vector<std::string> partition_by, columnar::ParquetOptions parquet);
+            std::vector<std::string> partition_by, DataFileOptions files);
   void Register(const std::string& schema_string);
 
   std::string name_;
@@ -52,7 +53,7 @@ class DeltaSink final : public TableSink {
   std::unique_ptr<storage::FileIO> io_;  // stable address: the managers keep a reference
   DeltaSchemaManager schemas_;
   DeltaFileCommitter committer_;
-  columnar::ParquetOptions parquet_;
+  DataFileOptions files_;
   catalog::DeltaTableRegistry* registry_ = nullptr;
   catalog::TableIdentifier registry_id_;
   std::string registered_schema_;  // schemaString last registered ("" = not yet by this process)

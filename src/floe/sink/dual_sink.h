@@ -19,7 +19,7 @@ namespace floe::sink {
 
 class DualSink final : public TableSink {
  public:
-  DualSink(std::unique_ptr<IcebergSink> iceberg, std::vector<std::string> partition_by);
+  DualSink(std::unique_ptr<IcebergSink> iceberg, std::vector<std::string> partition_by, DataFileOptions files = {});
   // The Delta side is registered in `registry` as `id` (DeltaSink::RegisterIn).
   void RegisterDeltaIn(catalog::DeltaTableRegistry* registry, catalog::TableIdentifier id);
 
@@ -33,9 +33,14 @@ class DualSink final : public TableSink {
  private:
   // The Delta side, opened at the Iceberg table's location once that is known.
   Result<DeltaSink*> Delta(const catalog::LoadedTable& table);
+  // After Iceberg committed `report`: the same files into Delta for the partitions it took. A
+  // failure is logged; Delta catches up from Iceberg at the next commit or restart.
+  void CommitDelta(DeltaSink& delta, const std::vector<PartitionFlush>& flushes, const std::vector<WrittenDataFile>& written,
+                   const CommitReport& report);
 
   std::unique_ptr<IcebergSink> iceberg_;
   std::vector<std::string> partition_by_;
+  DataFileOptions files_;  // the Delta side's (Delta's own commits: catch-up only)
   std::unique_ptr<DeltaSink> delta_;
   catalog::DeltaTableRegistry* delta_registry_ = nullptr;
   catalog::TableIdentifier delta_id_;

@@ -20,6 +20,19 @@ FenceOutcome Fence(const TopicOffsets& table_offsets, const std::vector<Partitio
   return out;
 }
 
+PreFence FenceBeforeWriting(const TopicOffsets& table_offsets, const std::vector<PartitionFlush>& flushes) {
+  FenceOutcome fence = Fence(table_offsets, flushes);
+  PreFence out;
+  out.fenced = std::move(fence.fenced);
+  for (std::size_t i : fence.taken) out.taken.push_back(flushes[i]);
+  return out;
+}
+
+Status TooManyRewrites(const std::string& table) {
+  return Status::Conflict("table " + table + ": partitions kept being fenced by another writer while files were written (" +
+                          std::to_string(kMaxRewrites) + " times); trying again later");
+}
+
 const FencedPartition* CommitReport::FindFenced(const std::string& topic, std::int32_t partition) const {
   auto it = std::find_if(fenced.begin(), fenced.end(),
                          [&](const FencedPartition& f) { return f.topic == topic && f.partition == partition; });

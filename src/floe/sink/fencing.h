@@ -22,4 +22,19 @@ struct FenceOutcome {
 
 FenceOutcome Fence(const TopicOffsets& table_offsets, const std::vector<PartitionFlush>& flushes);
 
+// Before writing files: the flushes that may still commit, and the ones already fenced (not
+// written at all). Files pack the rows of several partitions (data_files.h), so a partition
+// fenced after the files were written makes its file-mates write theirs again; fencing first
+// keeps that to a race with another writer during the write.
+struct PreFence {
+  std::vector<PartitionFlush> taken;
+  std::vector<FencedPartition> fenced;
+};
+PreFence FenceBeforeWriting(const TopicOffsets& table_offsets, const std::vector<PartitionFlush>& flushes);
+
+// How often a sink writes files again after partitions were fenced during a write
+// (CommitReport::rewrite) before it gives up with kConflict (retried later by the pipeline).
+inline constexpr int kMaxRewrites = 3;
+Status TooManyRewrites(const std::string& table);
+
 }  // namespace floe::sink

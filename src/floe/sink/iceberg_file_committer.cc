@@ -15,20 +15,18 @@ namespace {
 
 // The data files as a manifest lists them: metrics from the footers, read with the schema
 // the files were written with.
-Result<std::vector<std::vector<iceberg::DataFile>>> DescribeFiles(const iceberg::TableMetadata& metadata,
-                                                                 const std::vector<std::vector<WrittenDataFile>>& written) {
+Result<std::vector<iceberg::DataFile>> DescribeFiles(const iceberg::TableMetadata& metadata,
+                                                    const std::vector<WrittenDataFile>& written) {
   FLOE_ASSIGN_OR_RETURN(auto io, storage::FileIO::Open(metadata.location));
   const schema::Schema& schema = *metadata.CurrentSchema();
-  std::vector<std::vector<iceberg::DataFile>> files(written.size());
-  for (std::size_t f = 0; f < written.size(); ++f) {
-    for (const auto& w : written[f]) {
-      iceberg::DataFile data;
-      data.file_path = io.Uri(w.relative_path);
-      data.file_size_in_bytes = w.written.bytes;
-      data.partition = w.partition;
-      FLOE_RETURN_IF_ERROR(iceberg::AddParquetMetrics(*w.written.metadata, schema, data));
-      files[f].push_back(std::move(data));
-    }
+  std::vector<iceberg::DataFile> files;
+  for (const auto& w : written) {
+    iceberg::DataFile data;
+    data.file_path = io.Uri(w.relative_path);
+    data.file_size_in_bytes = w.written.bytes;
+    data.partition = w.partition;
+    FLOE_RETURN_IF_ERROR(iceberg::AddParquetMetrics(*w.written.metadata, schema, data));
+    files.push_back(std::move(data));
   }
   return files;
 }
@@ -39,7 +37,7 @@ IcebergFileCommitter::IcebergFileCommitter(catalog::TableCatalog& catalog, catal
     : catalog_(catalog), id_(std::move(id)) {}
 
 Result<CommitReport> IcebergFileCommitter::Commit(catalog::LoadedTable table, const std::vector<PartitionFlush>& flushes,
-                                                  const std::vector<std::vector<WrittenDataFile>>& written) {
+                                                  const std::vector<WrittenDataFile>& written) {
   CommitReport report;
   if (flushes.empty()) return report;
   const std::string name = catalog::TableIdentifierToString(id_);
@@ -56,14 +54,18 @@ Result<CommitReport> IcebergFileCommitter::Commit(catalog::LoadedTable table, co
     FenceOutcome fence = Fence(*committed_offsets, flushes);
     report.fenced = fence.fenced;
     if (fence.nothing_to_commit()) return Status::OK();
+    if (!FilesSeparate(written, fence.taken)) {
+      report.rewrite = true;  // the sink writes the taken partitions' files again
+      return Status::OK();
+    }
     iceberg::AppendFiles append;
-    for (std::size_t i : fence.taken) {
-      for (const auto& d : files[i]) {
-        report.rows += d.record_count;
-        report.bytes += d.file_size_in_bytes;
-        ++report.files;
-        append.files.push_back(d);
-      }
+    for (std::size_t f = 0; f < written.size(); ++f) {
+      if (!TakesFile(written[f], fence.taken)) continue;
+      const iceberg::DataFile& d = files[f];
+      report.rows += d.record_count;
+      report.bytes += d.file_size_in_bytes;
+      ++report.files;
+      append.files.push_back(d);
     }
     append.summary[std::string(iceberg::kSummaryFloeOffsets)] = SerializeOffsets(fence.next);
     append.summary[std::string(iceberg::kSummaryFloeCommitId)] = commit_id;

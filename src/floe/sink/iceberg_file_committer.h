@@ -24,9 +24,9 @@ class IcebergFileCommitter {
   IcebergFileCommitter(catalog::TableCatalog& catalog, catalog::TableIdentifier id);
 
   // `table`: the metadata the files were written against (its current schema and spec).
-  // written[i] are the files of flushes[i].
+  // `written`: the files of the flushes (WrittenDataFile::flushes index `flushes`).
   Result<CommitReport> Commit(catalog::LoadedTable table, const std::vector<PartitionFlush>& flushes,
-                              const std::vector<std::vector<WrittenDataFile>>& written);
+                              const std::vector<WrittenDataFile>& written);
 
  private:
   catalog::TableCatalog& catalog_;

@@ -17,7 +17,7 @@ namespace floe::sink {
 class IcebergSink final : public TableSink {
  public:
   IcebergSink(catalog::TableCatalog& catalog, catalog::TableIdentifier id, std::vector<std::string> partition_by,
-              columnar::ParquetOptions parquet = {});
+              DataFileOptions files = {});
 
   std::string name() const override { return schemas_.name(); }
   Result<TopicOffsets> LoadOffsets() override;
@@ -29,17 +29,18 @@ class IcebergSink final : public TableSink {
   const catalog::TableIdentifier& id() const { return schemas_.id(); }
   IcebergSchemaManager& schemas() { return schemas_; }
   Result<catalog::LoadedTable> Load() { return schemas_.Load(); }
-  Result<std::vector<std::vector<WrittenDataFile>>> WriteFiles(const catalog::LoadedTable& table,
-                                                               const std::vector<PartitionFlush>& flushes);
+  // Every flush's rows, packed per table partition (data_files.h).
+  Result<std::vector<WrittenDataFile>> WriteFiles(const catalog::LoadedTable& table,
+                                                  const std::vector<PartitionFlush>& flushes);
   Result<CommitReport> CommitWritten(catalog::LoadedTable table, const std::vector<PartitionFlush>& flushes,
-                                     const std::vector<std::vector<WrittenDataFile>>& written) {
+                                     const std::vector<WrittenDataFile>& written) {
     return committer_.Commit(std::move(table), flushes, written);
   }
 
  private:
   IcebergSchemaManager schemas_;
   IcebergFileCommitter committer_;
-  columnar::ParquetOptions parquet_;
+  DataFileOptions files_;
 };
 
 }  // namespace floe::sink

@@ -29,20 +29,22 @@ Result<std::unique_ptr<TableSink>> OpenTableSink(const FloeConfig& config, catal
   FLOE_ASSIGN_OR_RETURN(auto id, TableFor(topic, config.defaults));
   const bool iceberg = std::find(topic.formats.begin(), topic.formats.end(), TableFormat::kIceberg) != topic.formats.end();
   const bool delta = std::find(topic.formats.begin(), topic.formats.end(), TableFormat::kDelta) != topic.formats.end();
+  DataFileOptions files;
+  files.target_file_size = topic.target_file_size;
   if (iceberg && delta) {
-    auto dual = std::make_unique<DualSink>(std::make_unique<IcebergSink>(catalog, id, topic.partition_by),
-                                           topic.partition_by);
+    auto dual = std::make_unique<DualSink>(std::make_unique<IcebergSink>(catalog, id, topic.partition_by, files),
+                                           topic.partition_by, files);
     dual->RegisterDeltaIn(delta_registry, DeltaRegistryName(id, /*also_iceberg=*/true));
     return std::unique_ptr<TableSink>(std::move(dual));
   }
   if (delta) {
     FLOE_ASSIGN_OR_RETURN(auto sink, DeltaSink::Open(catalog::TableIdentifierToString(id) + " (delta)",
                                                      catalog::DefaultTableLocation(config.warehouse, id),
-                                                     topic.partition_by));
+                                                     topic.partition_by, files));
     sink->RegisterIn(delta_registry, DeltaRegistryName(id, /*also_iceberg=*/false));
     return std::unique_ptr<TableSink>(std::move(sink));
   }
-  return std::unique_ptr<TableSink>(std::make_unique<IcebergSink>(catalog, id, topic.partition_by));
+  return std::unique_ptr<TableSink>(std::make_unique<IcebergSink>(catalog, id, topic.partition_by, files));
 }
 
 }  // namespace floe::sink

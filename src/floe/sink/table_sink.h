@@ -49,6 +49,10 @@ struct CommitReport {
   std::int64_t bytes = 0;
   int attempts = 0;  // > 1: lost optimistic-concurrency races and rebuilt
   std::vector<FencedPartition> fenced;
+  // Between a sink and its file committer only (never returned by TableSink::Commit): nothing
+  // was committed because a partition fenced meanwhile has rows in files shared with others
+  // (data_files.h); the sink writes the others' files again without it.
+  bool rewrite = false;
 
   bool IsFenced(const std::string& topic, std::int32_t partition) const;
   const FencedPartition* FindFenced(const std::string& topic, std::int32_t partition) const;

@@ -635,3 +635,160 @@ TEST_F(MaterializerTest, StatusShowsLagBacklogFreshnessAndTheLastCommit) {
 
 }  // namespace
 }  // namespace floe::pipeline
+
+namespace floe::pipeline {
+namespace {
+
+// Commits on the worker pool (`workers:`, materializer_commits.cc).
+
+// Lets a FakeTable hook hold a commit on its worker until the test releases it.
+class CommitGate {
+ public:
+  // A hook that holds the commit it runs in.
+  std::function<void(FakeTable&)> Hold() {
+    return [this](FakeTable&) {
+      holding_ = true;
+      released_.wait();
+    };
+  }
+  bool holding() const { return holding_.load(); }
+  void Release() {
+    if (!released_flag_.exchange(true)) release_.set_value();
+  }
+
+ private:
+  std::promise<void> release_;
+  std::shared_future<void> released_ = release_.get_future().share();
+  std::atomic<bool> holding_{false};
+  std::atomic<bool> released_flag_{false};
+};
+
+// Releases the gate when an assertion ends the test early: declared after the BackgroundRun,
+// it runs before the run is stopped (whose shutdown waits for the held commit).
+struct ReleaseOnExit {
+  CommitGate& gate;
+  ~ReleaseOnExit() { gate.Release(); }
+};
+
+// One topic's commit is slow (a large burst on one partition; here the table holds the commit
+// until the test lets it go): the poll thread goes on reading every partition, that topic's
+// other partition included, and another topic's commits land meanwhile, more than once.
+// Afterwards every record of both topics is in its table once.
+TEST_F(MaterializerTest, SlowCommitOfOneTopicDoesNotStallOtherTopicsOrPolling) {
+  config_.workers = 2;
+  AddTopic("big", 2);
+  AddTopic("small", 1);
+  for (auto& t : config_.topics) t.commit_interval = std::chrono::milliseconds(50);
+  consumer_->ProduceN("big", 0, 5000);  // the burst
+  CommitGate gate;
+  Table("big").BeforeNextCommit(gate.Hold());
+  Materializer& m = Make();
+  BackgroundRun run(m, RunOptions{});
+  ReleaseOnExit release_on_exit{gate};
+
+  ASSERT_TRUE(WaitUntil([&] { return gate.holding(); }));
+  consumer_->ProduceN("small", 0, 3);
+  consumer_->ProduceN("big", 1, 4);
+  EXPECT_TRUE(WaitUntil([&] { return Table("small").rows().size() == 3u; }));
+  consumer_->ProduceN("small", 0, 2);
+  EXPECT_TRUE(WaitUntil([&] { return Table("small").rows().size() == 5u; }));
+  EXPECT_TRUE(WaitUntil([&] {
+    const auto p1 = PartitionStatus(m.StatusReport(), "big", 1);
+    return !p1.is_null() && p1.value("buffered_records", 0) == 4;
+  }));
+  EXPECT_TRUE(gate.holding());
+  EXPECT_TRUE(Table("big").rows().empty());  // its commit is still held
+
+  gate.Release();
+  EXPECT_TRUE(WaitUntil([&] { return Table("big").rows().size() == 5004u; }));
+  auto summary = run.Finish(/*stop=*/true);
+  ASSERT_TRUE(summary.ok()) << summary.status().ToString();
+  ExpectExactlyOnce("big", 0, 5000);
+  ExpectExactlyOnce("big", 1, 4);
+  ExpectExactlyOnce("small", 0, 5);
+  // big's first commit took partition 0's rows only; partition 1's came in a later one.
+  const auto calls = Table("big").commit_calls();
+  ASSERT_GE(calls.size(), 2u);
+  ASSERT_EQ(calls[0].flushes.size(), 1u);
+  EXPECT_EQ(calls[0].flushes[0].partition, 0);
+  EXPECT_TRUE(consumer_->misuse().empty()) << consumer_->misuse().front();
+}
+
+// With four workers and commits every few milliseconds while records keep arriving, each
+// partition's rows reach the table in offset order, once each, and each commit's flush of a
+// partition begins where the previous one ended (the commit is one ordered step per table,
+// while the poll thread keeps reading into the next flush).
+TEST_F(MaterializerTest, CommitsOnWorkersKeepEachPartitionInOrder) {
+  config_.workers = 4;
+  AddTopic("orders", 4);
+  AddTopic("payments", 2);
+  for (auto& t : config_.topics) t.commit_interval = std::chrono::milliseconds(5);
+  Materializer& m = Make();
+  BackgroundRun run(m, RunOptions{});
+  constexpr int kRounds = 300;
+  for (int round = 0; round < kRounds; ++round) {
+    for (int p = 0; p < 4; ++p) consumer_->ProduceN("orders", p, 3);
+    for (int p = 0; p < 2; ++p) consumer_->ProduceN("payments", p, 2);
+    if (round % 50 == 0) std::this_thread::sleep_for(20ms);
+  }
+  ASSERT_TRUE(WaitUntil([&] {
+    return Table("orders").rows().size() == 4u * 3 * kRounds && Table("payments").rows().size() == 2u * 2 * kRounds;
+  }));
+  auto summary = run.Finish(/*stop=*/true);
+  ASSERT_TRUE(summary.ok()) << summary.status().ToString();
+  for (const auto& [topic, partitions, per_round] :
+       {std::tuple<std::string, int, int>{"orders", 4, 3}, std::tuple<std::string, int, int>{"payments", 2, 2}}) {
+    for (int p = 0; p < partitions; ++p) {
+      ExpectExactlyOnce(topic, p, static_cast<std::int64_t>(per_round) * kRounds);
+      std::int64_t next = 0;
+      for (const auto& row : Table(topic).rows()) {
+        if (row.partition != p) continue;
+        EXPECT_EQ(row.offset, next) << topic << "/" << p;
+        next = row.offset + 1;
+      }
+      std::optional<std::int64_t> committed;
+      for (const auto& call : Table(topic).commit_calls()) {
+        for (const auto& f : call.flushes) {
+          if (f.partition != p) continue;
+          EXPECT_EQ(f.expected, committed) << topic << "/" << p;
+          committed = f.next_offset;
+        }
+      }
+    }
+  }
+  EXPECT_GT(summary->commits, 2);
+}
+
+// A commit that fails while records keep arriving gives its rows back in front of them: the
+// next attempt carries the failed rows and the new ones, from the same offset.
+TEST_F(MaterializerTest, FailedCommitOnAWorkerIsRetriedWithTheRowsThatCameSince) {
+  config_.workers = 2;
+  AddTopic("orders", 1);
+  config_.topics.back().commit_interval = std::chrono::milliseconds(10);
+  consumer_->ProduceN("orders", 0, 5);
+  Table("orders").FailCommits(Status::Unavailable("object store unreachable"), 1);
+  CommitGate gate;
+  Table("orders").BeforeNextCommit(gate.Hold());
+  Materializer& m = Make();
+  BackgroundRun run(m, RunOptions{});
+  ReleaseOnExit release_on_exit{gate};
+  ASSERT_TRUE(WaitUntil([&] { return gate.holding(); }));
+  consumer_->ProduceN("orders", 0, 3);
+  ASSERT_TRUE(WaitUntil([&] {
+    const auto p0 = PartitionStatus(m.StatusReport(), "orders", 0);
+    return !p0.is_null() && p0.value("buffered_records", 0) == 8;
+  }));
+  gate.Release();
+  ASSERT_TRUE(WaitUntil([&] { return sink::Find(Table("orders").offsets(), "orders", 0) == 8; }));
+  auto summary = run.Finish(/*stop=*/true);
+  ASSERT_TRUE(summary.ok()) << summary.status().ToString();
+  ExpectExactlyOnce("orders", 0, 8);
+  const auto calls = Table("orders").commit_calls();
+  ASSERT_GE(calls.size(), 2u);
+  EXPECT_EQ(calls[0].flushes, (std::vector<FlushSeen>{{"orders", 0, std::nullopt, 5, 5}}));
+  EXPECT_EQ(calls[0].status.code(), StatusCode::kUnavailable);
+  EXPECT_EQ(calls[1].flushes, (std::vector<FlushSeen>{{"orders", 0, std::nullopt, 8, 8}}));
+}
+
+}  // namespace
+}  // namespace floe::pipeline
