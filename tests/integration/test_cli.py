@@ -58,7 +58,7 @@ def test_validate_reports_every_error_with_line_and_key(floe_bin, tmp_path):
     path = str(cfg)
     assert f"{path}:2:3: kafka.bootstrap_server: unknown key (did you mean 'bootstrap_servers'?)" in lines
     assert any(l.startswith(f"{path}:") and "kafka.bootstrap_servers: required value is missing" in l for l in lines)
-    assert f"{path}:5:20: defaults.commit_interval: '10' is not a duration: use a unit of ms, s, m or h (e.g. 10s)" in lines
+    assert f"{path}:5:20: defaults.commit_interval: '10' is not a duration: use a unit of ms, s, m, h or d (e.g. 10s)" in lines
     assert any("topics[0]: uses a Schema Registry format but no schema_registry.url is configured" in l for l in lines)
     assert len(lines) == 4, r.stderr
 

@@ -158,7 +158,8 @@ void ReadTopic(ConfigReader& r, const YAML::Node& node, const std::string& path,
   t.system_columns = d.system_columns;
   t.formats = d.formats;
   if (!r.ExpectMap(node, path, {"name", "pattern", "table", "value", "key", "message", "json_conflicts", "partition_by",
-                                "dlq_topic", "commit_interval", "target_file_size", "error_mode", "system_columns", "formats"}))
+                                "dlq_topic", "commit_interval", "target_file_size", "error_mode", "system_columns", "formats",
+                                "maintenance"}))
     return;
   r.Assign(node, path, "name", t.name);
   r.Assign(node, path, "pattern", t.pattern);
@@ -207,13 +208,15 @@ void ReadTopic(ConfigReader& r, const YAML::Node& node, const std::string& path,
   }
   if (t.commit_interval.count() <= 0) r.Error(node, path + ".commit_interval", "must be greater than 0");
   if (t.target_file_size < (1 << 20)) r.Error(node, path + ".target_file_size", "must be at least 1MiB");
+  ReadMaintenance(r, node["maintenance"], path + ".maintenance", /*top_level=*/false, t.maintenance);
+  ResolveTopicMaintenance(r, node, path, t);
 }
 
 FloeConfig ReadConfig(ConfigReader& r, const YAML::Node& root, ConfigUse use) {
   const bool run = use == ConfigUse::kRun;
   FloeConfig c;
   if (!r.ExpectMap(root, "", {"kafka", "schema_registry", "warehouse", "catalog", "admin", "buffer_memory", "workers",
-                                "defaults", "topics", "storage"}))
+                                "defaults", "topics", "storage", "maintenance"}))
     return c;
 
   const YAML::Node kafka = root["kafka"];
@@ -282,6 +285,7 @@ FloeConfig ReadConfig(ConfigReader& r, const YAML::Node& root, ConfigUse use) {
   if (c.buffer_memory < (8 << 20)) r.Error(root["buffer_memory"], "buffer_memory", "must be at least 8MiB");
   if (auto v = r.Parsed<int>(root, "", "workers", ParseWorkerCount)) c.workers = *v;
   ReadDefaults(r, root["defaults"], c.defaults);
+  ReadMaintenance(r, root["maintenance"], "maintenance", /*top_level=*/true, c.maintenance);
 
   const YAML::Node topics = root["topics"];
   if (!topics.IsDefined() || topics.IsNull()) {
@@ -292,6 +296,7 @@ FloeConfig ReadConfig(ConfigReader& r, const YAML::Node& root, ConfigUse use) {
     std::set<std::string> tables;
     for (std::size_t i = 0; i < topics.size(); ++i) {
       TopicConfig t;
+      t.maintenance = c.maintenance;  // the topic's maintenance: overrides it key by key
       const std::string path = "topics[" + std::to_string(i) + "]";
       ReadTopic(r, topics[i], path, c.defaults, t);
       // With a registry, a value of unnamed format is whatever its schema says (Avro,

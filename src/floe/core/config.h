@@ -183,6 +183,35 @@ struct TopicDefaults {
   std::chrono::milliseconds commit_interval{10'000};
   std::int64_t target_file_size = 128LL << 20;
   ErrorMode error_mode = ErrorMode::kSuspend;
+// maintenance: (docs/maintenance.md): what `floe run` does, on its own thread, to keep the
+// tables it writes small and fast; `floe maintain` runs one pass of the same. The top-level
+// section holds the defaults, a topic's `maintenance:` overrides any of its keys.
+struct CompactionConfig {
+  bool enabled = true;
+  // A table is compacted once it has at least this many small files (smaller than
+  // target_file_size); fewer are left for a later pass. At least 2.
+  int min_files = 10;
+  // The size merged files aim at. 0 until resolved: a topic's value defaults to the topic's
+  // own target_file_size.
+  std::int64_t target_file_size = 0;
+};
+
+struct MaintenanceConfig {
+  bool enabled = true;
+  std::chrono::milliseconds interval{5 * 60'000};  // between two passes over one table
+  CompactionConfig compaction;
+  // Snapshots (Delta: log versions and removed files) younger than this are kept for time
+  // travel; at least min_snapshots are kept whatever their age.
+  std::chrono::milliseconds snapshot_retention{7LL * 24 * 3'600'000};
+  int min_snapshots = 10;
+  // Unreferenced files younger than this are never removed: an in-flight write is an
+  // unreferenced file until its commit lands. At least 1h.
+  std::chrono::milliseconds orphan_age{24LL * 3'600'000};
+  // Top level only: the share of one core's wall-clock time the maintenance thread may be
+  // busy; after each step it pauses long enough to stay under it. (0, 1].
+  double cpu_share = 0.25;
+};
+
   SystemColumns system_columns = SystemColumns::kNested;
   std::vector<TableFormat> formats{TableFormat::kIceberg};
 };
@@ -212,6 +241,9 @@ struct TopicConfig {
 struct FloeConfig {
   KafkaConfig kafka;
   std::optional<SchemaRegistryConfig> schema_registry;
+  // The top-level maintenance: section with this topic's overrides; compaction's
+  // target_file_size resolved (never 0).
+  MaintenanceConfig maintenance;
   std::string warehouse;
   StorageConfig storage;
   CatalogConfig catalog;
@@ -228,6 +260,7 @@ struct FloeConfig {
 
 // What a config is loaded for: `floe run` (and `floe validate`) need kafka and topics;
 // `floe catalog serve` needs only warehouse and catalog (kafka and topics, when present, are
+  MaintenanceConfig maintenance;  // the top-level section (topics hold their merged copy)
 // still checked, so one file can serve both).
 enum class ConfigUse { kRun, kCatalogServe };
 

@@ -178,6 +178,14 @@ void ReadServerTls(ConfigReader& r, const YAML::Node& parent, const std::string&
 // catalog.auth: the served catalog's OAuth2 clients (config_server.cc).
 void ReadCatalogAuth(ConfigReader& r, const YAML::Node& parent, std::optional<CatalogAuthConfig>& out);
 
+// A maintenance: section (config_maintenance.cc) over `m`, which holds the defaults: the
+// top-level one (top_level: cpu_share allowed) or a topic's override.
+void ReadMaintenance(ConfigReader& r, const YAML::Node& node, const std::string& path, bool top_level,
+                     MaintenanceConfig& m);
+// After a topic is read: compaction's target_file_size defaults to the topic's; orphan_age
+// must leave its commits time to land.
+void ResolveTopicMaintenance(ConfigReader& r, const YAML::Node& node, const std::string& path, TopicConfig& t);
+
 // Checks that need the whole config (e.g. Glue's table-name rules over the topics).
 void CheckCatalogNames(ConfigReader& r, const YAML::Node& root, const FloeConfig& c);
 

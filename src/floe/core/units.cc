@@ -38,7 +38,7 @@ Result<std::int64_t> Scale(std::int64_t n, std::int64_t factor, std::string_view
 Result<std::chrono::milliseconds> ParseDuration(std::string_view text) {
   FLOE_ASSIGN_OR_RETURN(auto parts, SplitNumber(text, "duration"));
   static constexpr std::pair<std::string_view, std::int64_t> kUnits[] = {
-      {"ms", 1}, {"s", 1000}, {"m", 60'000}, {"h", 3'600'000}};
+      {"ms", 1}, {"s", 1000}, {"m", 60'000}, {"h", 3'600'000}, {"d", 86'400'000}};
   for (const auto& [unit, factor] : kUnits) {
     if (parts.unit == unit) {
       FLOE_ASSIGN_OR_RETURN(auto ms, Scale(parts.number, factor, text));
@@ -46,7 +46,7 @@ Result<std::chrono::milliseconds> ParseDuration(std::string_view text) {
     }
   }
   return Status::InvalidArgument("'" + std::string(text) +
-                                 "' is not a duration: use a unit of ms, s, m or h (e.g. 10s)");
+                                 "' is not a duration: use a unit of ms, s, m, h or d (e.g. 10s)");
 }
 
 Result<std::int64_t> ParseByteSize(std::string_view text) {

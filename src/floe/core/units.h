@@ -9,7 +9,7 @@
 
 namespace floe {
 
-// Units: ms, s, m, h (e.g. "250ms", "10s", "5m", "1h"). A bare number is rejected because
+// Units: ms, s, m, h, d (e.g. "250ms", "10s", "5m", "1h", "7d"). A bare number is rejected because
 // "10" could mean seconds or milliseconds.
 Result<std::chrono::milliseconds> ParseDuration(std::string_view text);
 

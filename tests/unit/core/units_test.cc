@@ -10,12 +10,13 @@ TEST(ParseDuration, AcceptsEachUnit) {
   EXPECT_EQ(ParseDuration("10s")->count(), 10'000);
   EXPECT_EQ(ParseDuration("5m")->count(), 300'000);
   EXPECT_EQ(ParseDuration("1h")->count(), 3'600'000);
+  EXPECT_EQ(ParseDuration("7d")->count(), 7LL * 86'400'000);
 }
 
 TEST(ParseDuration, RejectsBareNumbersAndUnknownUnits) {
   EXPECT_FALSE(ParseDuration("10").ok());
   EXPECT_FALSE(ParseDuration("10 s").ok());
-  EXPECT_FALSE(ParseDuration("10d").ok());
+  EXPECT_FALSE(ParseDuration("10w").ok());
   EXPECT_FALSE(ParseDuration("-1s").ok());
   EXPECT_FALSE(ParseDuration("").ok());
   EXPECT_NE(ParseDuration("10").status().message().find("unit"), std::string::npos);
