@@ -127,8 +127,8 @@ Result<Committed> CommitSwaps(catalog::TableCatalog& catalog, const catalog::Tab
   };
   FLOE_ASSIGN_OR_RETURN(auto committed, RetryOnConflict(attempt, options.max_commit_attempts));
   if (!committed) {
-    return Status::Conflict("every partition's planned files were removed by another writer meanwhile; "
-                            "compact again to plan on the current snapshot");
+    return Status::Conflict("the planned files of every partition are not live any more (another writer removed "
+                            "them meanwhile); compact again to plan on the current snapshot");
   }
   return std::move(*committed);
 }

@@ -219,8 +219,45 @@ TEST_F(Compaction, APlanWhoseFilesAreGoneEndsInConflict) {
   EXPECT_EQ(Ids(), Range(30));
 }
 
+TEST_F(Compaction, ByteTargetDecidesWhatIsSmallAndDryRunOnlyPlans) {
+  for (int k = 0; k < 4; ++k) ASSERT_TRUE(Append(k * 10, 10).ok());
+  const auto files = Live();
+  std::int64_t bytes = 0;
+  for (const auto& f : files) bytes += f.file_size_in_bytes;
+  CompactionOptions options;
+  options.target_file_size = files[0].file_size_in_bytes;  // the smallest size: no file is below it
+  for (const auto& f : files) options.target_file_size = std::min(options.target_file_size, f.file_size_in_bytes);
+  auto none = CompactTable(*catalog_, id_, options);
+  ASSERT_TRUE(none.ok()) << none.status().ToString();
+  EXPECT_EQ(none->rewritten_files, 0u);
+
+  options.target_file_size = bytes * 100;  // rows alone would never stop the merge
+  options.dry_run = true;
+  auto plan = CompactTable(*catalog_, id_, options);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  EXPECT_EQ(plan->rewritten_files, 4u);
+  EXPECT_EQ(plan->added_files, 1u);
+  EXPECT_EQ(plan->removed.size(), 4u);
+  EXPECT_EQ(plan->bytes_rewritten, bytes);
+  EXPECT_EQ(plan->attempts, 0);
+  EXPECT_EQ(Live().size(), 4u);  // nothing written or committed
+
+  options.dry_run = false;
+  auto done = CompactTable(*catalog_, id_, options);
+  ASSERT_TRUE(done.ok()) << done.status().ToString();
+  EXPECT_EQ(done->removed.size(), 4u);
+  ASSERT_EQ(done->added.size(), 1u);
+  EXPECT_EQ(done->added[0].record_count, 40);
+  EXPECT_EQ(Live()[0].file_path, done->added[0].file_path);
+  EXPECT_EQ(done->bytes_rewritten, bytes);
+  EXPECT_EQ(Ids(), Range(40));
+}
+
 TEST_F(Compaction, RejectsBadOptions) {
-  EXPECT_EQ(CompactTable(*catalog_, id_, Target(0)).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(CompactTable(*catalog_, id_, Target(-1)).status().code(), StatusCode::kInvalidArgument);
+  CompactionOptions no_bytes;
+  no_bytes.target_file_size = 0;
+  EXPECT_EQ(CompactTable(*catalog_, id_, no_bytes).status().code(), StatusCode::kInvalidArgument);
   CompactionOptions no_attempts;
   no_attempts.max_commit_attempts = 0;
   EXPECT_EQ(CompactTable(*catalog_, id_, no_attempts).status().code(), StatusCode::kInvalidArgument);
