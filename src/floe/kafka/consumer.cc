@@ -545,6 +545,17 @@ Result<std::optional<Record>> Consumer::Poll(std::chrono::milliseconds timeout) 
       // itself; the caller just polls again.
       spdlog::warn("kafka: {}", message->errstr());
       return std::optional<Record>();
+    case RdKafka::ERR__FATAL: {
+      // The client cannot go on (librdkafka: "the client instance is no longer usable"); the
+      // usual cause in a consumer group is a second worker with the same group.instance.id.
+      std::string reason;
+      const RdKafka::ErrorCode cause = consumer_->fatal_error(reason);
+      std::string what = "kafka consumer failed for good: " + reason;
+      if (cause == RdKafka::ERR_FENCED_INSTANCE_ID) {
+        what += " (another worker of the group runs with the same kafka.instance_id: each worker needs its own)";
+      }
+      return Status::InvalidArgument(what);
+    }
     default:
       return Status::Unavailable("kafka consume error: " + message->errstr());
   }

@@ -61,7 +61,8 @@ class GroupConsumer {
   virtual Result<std::pair<std::int64_t, std::int64_t>> Watermarks(const std::string& topic, std::int32_t partition,
                                                                    std::chrono::milliseconds timeout) = 0;
   // An InvalidArgument error is fatal (the brokers refuse the configured credentials or
-  // certificates); other errors are worth a warning and another Poll.
+  // certificates; the client failed for good, e.g. another worker has the same instance id);
+  // other errors are worth a warning and another Poll.
   virtual Result<std::optional<Record>> Poll(std::chrono::milliseconds timeout) = 0;
   // Where reading of an assigned partition stands: the offset after the last record Poll()
   // returned, or past the transaction markers and aborted transactions' records the consumer
