@@ -105,6 +105,7 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
   // librdkafka's errors (served inside consume(), on the polling thread) and its log lines
   // (from its own threads), which would otherwise go to stderr in librdkafka's format.
   void event_cb(RdKafka::Event& event) override {
+    if (silenced_.load()) return;  // abandoned at exit (Consumer::Close): spdlog may be gone
     switch (event.type()) {
       case RdKafka::Event::EVENT_ERROR:
         if (IsSecurityFailure(event.err(), event.str())) {
@@ -130,6 +131,9 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
         break;
     }
   }
+
+  // From now on librdkafka's log lines and errors are dropped.
+  void Silence() { silenced_ = true; }
 
   std::optional<BrokerOutage> outage() const {
     std::lock_guard lock(mutex_);
@@ -267,6 +271,7 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
                               // outage_ is read by the /status thread
   std::string security_failure_;
   std::optional<BrokerOutage> outage_;
+  std::atomic<bool> silenced_{false};
 };
 
 bool IsSecurityFailure(int code, std::string_view reason) {
@@ -600,6 +605,8 @@ Status Consumer::Close() {
     spdlog::warn("kafka: leaving the consumer group did not finish within {} s (a rebalance is pending); not waiting "
                  "for it: the group drops this member when its session times out",
                  kCloseTimeoutMs / 1000);
+    // librdkafka's threads go on logging through the callbacks while the process exits.
+    callbacks_->Silence();
     Abandoned().emplace_back(std::move(callbacks_), std::move(consumer_));
     return callback_status;
   }
