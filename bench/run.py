@@ -56,6 +56,10 @@ def parse_args() -> argparse.Namespace:
     a.add_argument("--peer-repeats", type=int, default=env("BENCH_PEER_REPEATS", 1))
     a.add_argument("--peer-tasks", type=int, default=env("BENCH_PEER_TASKS", 1))
     a.add_argument("--commit-interval", default=env("BENCH_COMMIT_INTERVAL", "10s"))
+    a.add_argument("--buffer-memory", default=os.environ.get("BENCH_BUFFER_MEMORY", ""),
+                   help="floe's buffer_memory (e.g. 16MiB); default: Floe's")
+    a.add_argument("--workers", default=os.environ.get("BENCH_WORKERS", ""),
+                   help="floe's workers: (threads writing files); default: Floe's (the cores)")
     a.add_argument("--fresh-rate", type=float, default=env("BENCH_FRESH_RATE", 2000.0))
     a.add_argument("--fresh-seconds", type=float, default=env("BENCH_FRESH_SECONDS", 30.0))
     a.add_argument("--scale-topics", type=int, default=env("BENCH_SCALE_TOPICS", 100))
@@ -89,6 +93,8 @@ def key_of(figure: str, fmt: str) -> str:
 
 def main() -> int:
     o = parse_args()
+    # floe_config.write reads them: every floe run of this invocation gets them.
+    os.environ["BENCH_BUFFER_MEMORY"], os.environ["BENCH_WORKERS"] = o.buffer_memory, o.workers
     only = set(o.only.split(","))
     if "s3" in only:
         only.add("floe")  # the S3 figure's baseline: the local-disk run of the same repetition
@@ -111,7 +117,8 @@ def main() -> int:
                "config": {"records": o.records, "partitions": o.partitions, "repeats": o.repeats,
                           "peer_repeats": o.peer_repeats, "peer_tasks": o.peer_tasks,
                           "commit_interval": o.commit_interval,
-                          "scale_partitions": o.scale_topics * o.scale_partitions,
+                          "buffer_memory": o.buffer_memory or "default", "workers": o.workers or "default",
+                          "scale_partitions": o.scale_topics * o.scale_partitions, "scale_topics": o.scale_topics,
                           "scale_records": o.scale_records, "formats": formats,
                           "producer": "librdkafka acks=1, linger.ms=20, batch.size 1MB, compression none"}}
     step(f"machine: {results['machine']}")

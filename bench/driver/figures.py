@@ -66,13 +66,16 @@ def floe_batch(floe_bin: pathlib.Path, bootstrap: str, registry_url: str, topics
                         log_path=workdir / "floe.log")
     server_cpu = s3.server_cpu() - server_cpu if s3 else 0.0
     cat = floe_config.catalog(workdir, s3)
-    committed = 0
+    committed = commits = files = 0
     for t in topics:
         table = cat.load_table(floe_config.table_name(t))
         committed += sum(floe_config.committed_offsets(table).get(t, {}).values())
+        c, f = floe_config.commits_and_files(table)
+        commits, files = commits + c, files + f
     if committed != records:
         raise RuntimeError(f"floe committed offsets for {committed} of {records} records ({workdir})")
     res = _rates(usage, records, payload_bytes)
+    res.update(commits=commits, data_files=files)
     if s3:
         uploaded = s3.bytes_stored()
         res.update(uploaded_mib=uploaded / 2**20, uploaded_mib_per_s=uploaded / 2**20 / usage.wall,

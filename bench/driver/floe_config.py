@@ -3,6 +3,7 @@ catalog, one table per topic, Floe's defaults otherwise (zstd Parquet, 128MiB ta
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import re
 
@@ -24,6 +25,11 @@ def write(workdir: pathlib.Path, bootstrap: str, registry_url: str, topics: list
     }
     if s3:
         config["storage"] = s3.server.storage_config()
+    # bench/run.py --buffer-memory / --workers: Floe's defaults unless set.
+    if os.environ.get("BENCH_BUFFER_MEMORY"):
+        config["buffer_memory"] = os.environ["BENCH_BUFFER_MEMORY"]
+    if os.environ.get("BENCH_WORKERS"):
+        config["workers"] = int(os.environ["BENCH_WORKERS"])
     path = workdir / "floe.yaml"
     path.write_text(json.dumps(config, indent=2))
     return path
@@ -38,6 +44,16 @@ def catalog(workdir: pathlib.Path, s3=None):
                           **{"s3.endpoint": s3.server.endpoint, "s3.region": "us-east-1",
                              "s3.access-key-id": key[0], "s3.secret-access-key": key[1]})
     return SqlCatalog("floe", uri=f"sqlite:///{warehouse}/catalog.db", warehouse=f"file://{warehouse}")
+
+
+def commits_and_files(table) -> tuple[int, int]:
+    """Snapshots that added data files, and how many files they added (files per commit)."""
+    commits = files = 0
+    for snap in table.metadata.snapshots:
+        added = int((snap.summary.additional_properties if snap.summary else {}).get("added-data-files", 0))
+        if added:
+            commits, files = commits + 1, files + added
+    return commits, files
 
 
 def committed_offsets(table) -> dict:

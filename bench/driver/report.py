@@ -55,6 +55,11 @@ def _rows(results: dict) -> list[tuple[str, str]]:
     return rows
 
 
+def len_topics(key: str, results: dict) -> int:
+    """Tables a figure's run wrote: one per scale topic, else one."""
+    return max(1, results.get("config", {}).get("scale_topics", 1)) if key.startswith("scale") else 1
+
+
 def table(results: dict) -> str:
     base = results["figures"].get("consume")
     scale_base = results["figures"].get("scale_consume")
@@ -75,6 +80,16 @@ def table(results: dict) -> str:
                      f"{_fmt(f['wall_s'], 2)} | {_fmt(f['cpu_s'], 2)} | {_fmt(f.get('records_per_cpu_s'), 0)} | "
                      f"{_fmt(r_cpu, 2)} | {_fmt(f['rss_mib'], 0)} |")
     out = "\n".join(lines)
+    per_commit = [f"{label.format(partitions=results.get('config', {}).get('scale_partitions'))}: "
+                  f"{f['data_files']} data files in {f['commits']} commits "
+                  f"({f['data_files'] / f['commits']:.1f} per commit, {f['commits'] / len_topics(key, results):.1f} "
+                  f"commits per table)"
+                  for key, label in _rows(results)
+                  if (f := results["figures"].get(key)) and "error" not in f and f.get("commits")]
+    if per_commit:
+        cfg = results.get("config", {})
+        out += (f"\n\nFiles per commit (workers: {cfg.get('workers', 'default')}, buffer_memory: "
+                f"{cfg.get('buffer_memory', 'default')}): " + "; ".join(per_commit))
     fr = results["figures"].get("freshness")
     if fr:
         if "error" in fr:

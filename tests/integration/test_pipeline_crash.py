@@ -5,6 +5,8 @@ table holds every produced (partition, offset) exactly once."""
 import time
 import uuid
 
+import pytest
+
 from tests.integration.fixtures.exactly_once import (BackgroundProducer, assert_exactly_once, end_offsets,
                                                      crash_while_producing)
 from tests.integration.fixtures.floe_run import FloeRun
@@ -16,7 +18,17 @@ def avro_orders(kafka, registry_url, topic, partitions, n, seconds):
     return BackgroundProducer(kafka, registry_url, topic, partitions, n, seconds, lambda p: p.serializer(ORDER), order)
 
 
-def test_kill_9_at_random_moments_then_restart(kafka, schema_registry, floe_bin, tmp_path):
+# workers: the default (the machine's cores) and 4, more threads than cores, so that commits on
+# the worker pool overlap polling and each other (issue 17).
+WORKERS = [pytest.param(None, id="workers-default"), pytest.param(4, id="workers-4")]
+
+
+def with_workers(workers):
+    return {} if workers is None else {"workers": workers}
+
+
+@pytest.mark.parametrize("workers", WORKERS)
+def test_kill_9_at_random_moments_then_restart(kafka, schema_registry, floe_bin, tmp_path, workers):
     topic = f"crash-{uuid.uuid4().hex[:8]}"
     kafka.create_topic(topic, partitions=4)
     producing = avro_orders(kafka, schema_registry.url, topic, 4, 40_000, 25)
@@ -24,7 +36,8 @@ def test_kill_9_at_random_moments_then_restart(kafka, schema_registry, floe_bin,
     # for the killed one's session to time out.
     floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap, [{"name": topic, "table": "kafka.crash"}],
                    registry_url=schema_registry.url, group_id=f"g-{topic}",
-                   defaults={"commit_interval": "300ms"}, kafka_properties={"group.instance.id": "crash-1"})
+                   defaults={"commit_interval": "300ms"}, kafka_properties={"group.instance.id": "crash-1"},
+                   extra=with_workers(workers))
     crash_while_producing(floe, producing, 10, 0.5, 4.0)
     assert_exactly_once(floe, "kafka.crash", producing.sent)
     assert floe.committed_offsets("kafka.crash") == {topic: end_offsets(producing.sent)}
@@ -33,11 +46,13 @@ def test_kill_9_at_random_moments_then_restart(kafka, schema_registry, floe_bin,
     assert len(snapshots) >= 5, len(snapshots)
 
 
-def test_two_processes_in_one_group_one_killed_and_restarted(kafka, schema_registry, floe_bin, tmp_path):
+@pytest.mark.parametrize("workers", WORKERS)
+def test_two_processes_in_one_group_one_killed_and_restarted(kafka, schema_registry, floe_bin, tmp_path, workers):
     topic = f"pair-{uuid.uuid4().hex[:8]}"
     kafka.create_topic(topic, partitions=4)
     producing = avro_orders(kafka, schema_registry.url, topic, 4, 20_000, 15)
-    common = dict(registry_url=schema_registry.url, group_id=f"g-{topic}", defaults={"commit_interval": "500ms"})
+    common = dict(registry_url=schema_registry.url, group_id=f"g-{topic}", defaults={"commit_interval": "500ms"},
+                  extra=with_workers(workers))
     topics = [{"name": topic, "table": "kafka.pair"}]
     a = FloeRun(floe_bin, tmp_path / "a", kafka.bootstrap, topics, **common)
     b = FloeRun(floe_bin, tmp_path / "b", kafka.bootstrap, topics, **common)

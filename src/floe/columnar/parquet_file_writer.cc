@@ -37,6 +37,7 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(std::shared_p
       ->created_by("floe");
   if (options.compression == Compression::kZstd) props.compression_level(options.compression_level);
   if (!options.dictionary) props.disable_dictionary();
+  for (const auto& path : options.plain_columns) props.disable_dictionary(path);
   // Timestamps stay in the unit Floe chose (microseconds); never coerce to INT96.
   parquet::ArrowWriterProperties::Builder arrow_props;
   arrow_props.store_schema();

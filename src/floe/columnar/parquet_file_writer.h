@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "floe/core/result.h"
 
@@ -28,6 +29,9 @@ struct ParquetOptions {
   int compression_level = 3;  // zstd: 3 is its own default, a good speed/size balance
   std::int64_t max_row_group_rows = 1 << 20;
   bool dictionary = true;
+  // Parquet column paths ("device.os") written without a dictionary even when `dictionary`
+  // (dictionary_choice.h picks them).
+  std::vector<std::string> plain_columns;
 };
 
 struct WrittenFile {

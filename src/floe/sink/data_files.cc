@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "floe/columnar/conform.h"
+#include "floe/columnar/dictionary_choice.h"
 #include "floe/columnar/partitioner.h"
 #include "floe/core/arrow_interop.h"
 #include "floe/core/uuid.h"
@@ -42,8 +43,10 @@ class PackedWriter {
                                 first + "-" + NewUuid() + ".parquet";
       open->out.partition = group.values;
       FLOE_ASSIGN_OR_RETURN(open->file, root_.Create(open->out.relative_path));
-      FLOE_ASSIGN_OR_RETURN(open->writer, columnar::ParquetFileWriter::Open(open->file->stream(), group.rows->schema(),
-                                                                             options_.parquet));
+      columnar::ParquetOptions parquet = options_.parquet;
+      if (parquet.dictionary) parquet.plain_columns = columnar::PlainEncodedColumns(*group.rows);
+      FLOE_ASSIGN_OR_RETURN(open->writer,
+                            columnar::ParquetFileWriter::Open(open->file->stream(), group.rows->schema(), parquet));
     }
     FLOE_RETURN_IF_ERROR(open->writer->Write(*group.rows));
     if (!Contains(open->out.flushes, flush_index)) open->out.flushes.push_back(flush_index);
