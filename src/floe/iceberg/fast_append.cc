@@ -1,22 +1,13 @@
 #include "floe/iceberg/fast_append.h"
 
-#include <random>
 
 #include "floe/core/uuid.h"
 #include "floe/iceberg/manifest_internal.h"
+#include "floe/iceberg/snapshot_commit_internal.h"
 #include "floe/storage/file_io.h"
 
 namespace floe::iceberg {
 namespace {
-
-std::int64_t NewSnapshotId(const TableMetadata& base) {
-  static thread_local std::mt19937_64 rng{std::random_device{}()};
-  for (;;) {
-    // Positive, like Java's: some engines treat negative ids as "none".
-    const std::int64_t id = static_cast<std::int64_t>(rng() >> 1);
-    if (id != 0 && base.SnapshotById(id) == nullptr) return id;
-  }
-}
 
 std::int64_t SummaryNumber(const Snapshot* s, const char* key) {
   if (!s) return 0;
@@ -95,15 +86,7 @@ Result<PreparedCommit> PrepareFastAppend(const TableMetadata& base, const Append
   s["total-equality-deletes"] = std::to_string(SummaryNumber(parent, "total-equality-deletes"));
   for (const auto& [k, v] : append.summary) s[k] = v;
 
-  commit.requirements.push_back(AssertTableUuid{base.table_uuid});
-  commit.requirements.push_back(
-      AssertRefSnapshotId{std::string(kMainBranch), parent ? std::optional<std::int64_t>(parent->snapshot_id) : std::nullopt});
-  commit.updates.push_back(AddSnapshotUpdate{snapshot});
-  SnapshotRef ref;
-  ref.snapshot_id = commit.snapshot_id;
-  ref.type = SnapshotRefType::kBranch;
-  commit.updates.push_back(SetSnapshotRefUpdate{std::string(kMainBranch), ref});
-  return commit;
+  return CommitOnMain(base, snapshot);
 }
 
 }  // namespace floe::iceberg

@@ -1,24 +1,16 @@
 #include "floe/iceberg/replace_files.h"
 
-#include <random>
 #include <set>
 #include <utility>
 
 #include "floe/core/uuid.h"
 #include "floe/iceberg/manifest_internal.h"
+#include "floe/iceberg/snapshot_commit_internal.h"
 #include "floe/iceberg/table_scan_internal.h"
 #include "floe/storage/file_io.h"
 
 namespace floe::iceberg {
 namespace {
-
-std::int64_t NewSnapshotId(const TableMetadata& base) {
-  static thread_local std::mt19937_64 rng{std::random_device{}()};
-  for (;;) {
-    const std::int64_t id = static_cast<std::int64_t>(rng() >> 1);  // positive, like Java's
-    if (id != 0 && base.SnapshotById(id) == nullptr) return id;
-  }
-}
 
 bool IsLive(const ManifestEntry& e) { return e.status != EntryStatus::kDeleted; }
 
@@ -209,14 +201,7 @@ Result<PreparedCommit> PrepareReplaceFiles(const TableMetadata& base, const std:
   if (auto offsets = parent->SummaryValue(kSummaryFloeOffsets)) s[std::string(kSummaryFloeOffsets)] = std::string(*offsets);
   for (const auto& [k, v] : summary) s.emplace(k, v);  // never overrides the entries above
 
-  commit.requirements.push_back(AssertTableUuid{base.table_uuid});
-  commit.requirements.push_back(AssertRefSnapshotId{std::string(kMainBranch), parent->snapshot_id});
-  commit.updates.push_back(AddSnapshotUpdate{snapshot});
-  SnapshotRef ref;
-  ref.snapshot_id = commit.snapshot_id;
-  ref.type = SnapshotRefType::kBranch;
-  commit.updates.push_back(SetSnapshotRefUpdate{std::string(kMainBranch), ref});
-  return commit;
+  return CommitOnMain(base, snapshot);
 }
 
 }  // namespace floe::iceberg

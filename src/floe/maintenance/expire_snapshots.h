@@ -83,7 +83,9 @@ struct ExpiryReport {
   DeletedFileCounts deleted;
   // The absolute paths deleted (dry run: to delete), manifest lists, manifests, then data files.
   std::vector<std::string> deleted_paths;
-  std::size_t delete_failures = 0;  // files left behind (for the orphan pass)
+  // Files left behind for the orphan pass; 1 also when the files to delete could not be read
+  // after the commit (then nothing was deleted and first_delete_error says why).
+  std::size_t delete_failures = 0;
   std::string first_delete_error;   // the first of those failures, for the log
   std::size_t snapshots_before = 0;
   std::size_t snapshots_after = 0;

@@ -156,6 +156,29 @@ Result<std::shared_ptr<arrow::io::RandomAccessFile>> FileIO::OpenRead(const std:
 
 Status FileIO::Delete(const std::string& relative_path) { return FromArrow(fs_->DeleteFile(Path(relative_path))); }
 
+Result<std::vector<ListedFile>> FileIO::ListFiles(const std::string& relative_dir) {
+  arrow::fs::FileSelector selector;
+  selector.base_dir = Path(relative_dir);
+  selector.recursive = true;
+  selector.allow_not_found = true;
+  FLOE_ASSIGN_OR_RETURN_ARROW(auto infos, fs_->GetFileInfo(selector));
+  const std::string prefix = root_path_.empty() || root_path_.back() == '/' ? root_path_ : root_path_ + "/";
+  std::vector<ListedFile> out;
+  out.reserve(infos.size());
+  for (const auto& info : infos) {
+    if (info.type() != arrow::fs::FileType::File) continue;
+    ListedFile f;
+    const std::string& path = info.path();
+    f.relative_path = path.rfind(prefix, 0) == 0 ? path.substr(prefix.size()) : path;
+    f.size = info.size();
+    if (info.mtime() != arrow::fs::kNoTime) {
+      f.modified_ms = std::chrono::duration_cast<std::chrono::milliseconds>(info.mtime().time_since_epoch()).count();
+    }
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
 Status FileIO::PutIfAbsent(const std::string& relative_path, const std::string& content) {
   if (local_) return LocalPutIfAbsent(relative_path, content);
   if (s3_) return S3PutIfAbsent(*s3_, Path(relative_path), content);

@@ -4,8 +4,11 @@
 #include <arrow/filesystem/filesystem.h>
 #include <arrow/io/interfaces.h>
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "floe/core/result.h"
 
@@ -38,6 +41,14 @@ class PendingFile {
   bool done_ = false;
 };
 
+// A file found by FileIO::ListFiles.
+struct ListedFile {
+  std::string relative_path;  // relative to the FileIO's root, '/'-separated
+  std::int64_t size = -1;     // -1: unknown
+  // Last modification, milliseconds since the epoch; nullopt when the store reports none.
+  std::optional<std::int64_t> modified_ms;
+};
+
 class FileIO {
  public:
   // `root` is a URI or a local path; paths passed to the methods below are relative to it.
@@ -46,6 +57,10 @@ class FileIO {
   Result<std::unique_ptr<PendingFile>> Create(const std::string& relative_path);
   Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenRead(const std::string& relative_path);
   Status Delete(const std::string& relative_path);
+  // Every file (not directory) under `relative_dir`, recursively, with size and modification
+  // time (arrow::fs::FileSelector: local files, S3, Azure, GCS alike). A directory that does
+  // not exist lists as empty. Order unspecified.
+  Result<std::vector<ListedFile>> ListFiles(const std::string& relative_dir);
   // Creates the file with `content` only if no file has that name, atomically: kConflict when
   // it exists. Local files: link(2) of a temporary file (fails with EEXIST, never
   // overwrites); S3: a conditional PUT (If-None-Match: *); Azure: a conditional Put Blob
