@@ -1,5 +1,7 @@
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "floe/pipeline/dead_letter.h"
 #include "floe/pipeline/materializer_internal.h"
 #include "floe/pipeline/payload_formats.h"
@@ -57,6 +59,13 @@ void Materializer::Impl::Handle(kafka::Record record) {
 void Materializer::Impl::PassUndeliveredOffsets() {
   for (auto& [name, topic] : topics_) {
     if (topic->suspended) continue;  // the suspending record was returned and not passed
+    // A commit of offsets alone needs the table: until a record created it (or a commit shows
+    // it exists), the passed offsets are simply read again after a restart.
+    const bool table_exists =
+        !topic->in_table.empty() || std::any_of(topic->partitions.begin(), topic->partitions.end(), [](const auto& e) {
+          return e.second.buffer && e.second.buffer->committed().has_value();
+        });
+    if (!table_exists) continue;
     for (auto& [p, state] : topic->partitions) {
       // Only kReading: there every record Poll() returned was appended or passed, so a position
       // ahead of next_offset() can only come from offsets the consumer never returned. (A
