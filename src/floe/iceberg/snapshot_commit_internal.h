@@ -2,6 +2,8 @@
 // Pieces every snapshot-producing commit on main shares (fast append, replace files, manifest
 // merge): a fresh snapshot id, and the requirements and updates that put a snapshot on main.
 #include <cstdint>
+#include <random>
+#include <string>
 
 #include "floe/iceberg/fast_append.h"
 #include "floe/iceberg/table_metadata.h"
@@ -10,11 +12,28 @@ namespace floe::iceberg {
 
 // A random positive id (like Java's: some engines treat negative ids as "none") that no
 // snapshot of `base` has.
-std::int64_t NewSnapshotId(const TableMetadata& base);
+inline std::int64_t NewSnapshotId(const TableMetadata& base) {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  for (;;) {
+    const std::int64_t id = static_cast<std::int64_t>(rng() >> 1);
+    if (id != 0 && base.SnapshotById(id) == nullptr) return id;
+  }
+}
 
 // Requirements assert-table-uuid and assert-ref-snapshot-id(main = snapshot's parent, or no
 // main when it has none); updates add-snapshot and set-snapshot-ref main. The commit is valid
 // only if main has not moved since `base`: the fence of every Floe writer.
-PreparedCommit CommitOnMain(const TableMetadata& base, const Snapshot& snapshot);
+inline PreparedCommit CommitOnMain(const TableMetadata& base, const Snapshot& snapshot) {
+  PreparedCommit commit;
+  commit.snapshot_id = snapshot.snapshot_id;
+  commit.requirements.push_back(AssertTableUuid{base.table_uuid});
+  commit.requirements.push_back(AssertRefSnapshotId{std::string(kMainBranch), snapshot.parent_snapshot_id});
+  commit.updates.push_back(AddSnapshotUpdate{snapshot});
+  SnapshotRef ref;
+  ref.snapshot_id = snapshot.snapshot_id;
+  ref.type = SnapshotRefType::kBranch;
+  commit.updates.push_back(SetSnapshotRefUpdate{std::string(kMainBranch), ref});
+  return commit;
+}
 
 }  // namespace floe::iceberg
