@@ -27,6 +27,9 @@ constexpr int kRecordsPerClockRead = 64;
 constexpr auto kLagInterval = 10s;  // a broker round trip per owned partition: not every loop
 constexpr auto kFirstLagInterval = 1s;  // while an owned partition's watermarks are still unknown
 constexpr auto kProgressLogInterval = 5s;
+// Transaction markers after a partition's last record (PassUndeliveredOffsets): a second late is
+// soon enough, and asking the consumer for every partition's position is not free.
+constexpr auto kPassInterval = 1s;
 // How long an operator command waits for the loop; a commit (skip) is the slowest part.
 constexpr auto kCommandTimeout = std::chrono::milliseconds(60s);
 
@@ -287,6 +290,7 @@ Result<RunSummary> Materializer::Impl::Run(const RunOptions& options, const std:
   auto last_lag = Clock::now();
   auto last_progress_log = Clock::now();
   auto last_housekeeping = Clock::now();
+  auto last_pass = Clock::now();
   int records_since_clock = 0;
   while (!stop.load()) {
     auto record = consumer_->Poll(kPollTimeout);
@@ -313,7 +317,10 @@ Result<RunSummary> Materializer::Impl::Run(const RunOptions& options, const std:
     commands_.Drain([this](const OperatorCommand& command) { return Apply(command); });
     RecoverPartitions();
     ResumeWaitingPartitions();
-    PassUndeliveredOffsets();
+    if (now - last_pass >= kPassInterval) {
+      PassUndeliveredOffsets();
+      last_pass = now;
+    }
     CommitDueTopics();
     if (now - last_status >= kStatusInterval) {
       PublishStatus();
