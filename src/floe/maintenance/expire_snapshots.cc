@@ -70,7 +70,8 @@ struct Deletions {
 };
 
 Result<Deletions> PlanDeletions(const TableMetadata& before, const std::vector<std::int64_t>& expired,
-                                const TableMetadata& after, const std::vector<std::int64_t>& retained) {
+                                const TableMetadata& after, const std::vector<std::int64_t>& retained,
+                                const std::vector<std::string>& extra_live_paths) {
   FLOE_ASSIGN_OR_RETURN(auto gone, CollectManifests(before, expired));
   FLOE_ASSIGN_OR_RETURN(auto kept, CollectManifests(after, retained));
   std::set<std::string> kept_keys;
@@ -90,7 +91,7 @@ Result<Deletions> PlanDeletions(const TableMetadata& before, const std::vector<s
   FLOE_ASSIGN_OR_RETURN(auto candidates, CollectFiles(before, doomed, /*all_entries=*/true));
   if (candidates.empty()) return out;
   FLOE_ASSIGN_OR_RETURN(auto live, CollectFiles(after, kept.manifests, /*all_entries=*/false));
-  std::set<std::string> live_keys;
+  std::set<std::string> live_keys = ExtraLiveKeys(after.location, extra_live_paths);
   for (const auto& [path, size] : live) live_keys.insert(PathKey(path));
   for (const auto& [path, size] : candidates) {
     if (!live_keys.count(PathKey(path))) out.data_files.emplace_back(path, size);
@@ -173,7 +174,8 @@ Result<ExpiryReport> Expire(catalog::TableCatalog& catalog, const catalog::Table
     report.expired_snapshot_ids = PlanExpiry(table.metadata, now_ms, options);
     if (report.expired_snapshot_ids.empty()) return report;
     FLOE_ASSIGN_OR_RETURN(auto plan, PlanDeletions(table.metadata, report.expired_snapshot_ids, table.metadata,
-                                                   SnapshotIds(table.metadata, report.expired_snapshot_ids)));
+                                                   SnapshotIds(table.metadata, report.expired_snapshot_ids),
+                                                   options.extra_live_paths));
     Record(plan, report);
     report.deleted.manifest_lists = plan.manifest_lists.size();
     report.deleted.manifests = plan.manifests.size();
@@ -192,7 +194,7 @@ Result<ExpiryReport> Expire(catalog::TableCatalog& catalog, const catalog::Table
   report.metadata_location = committed->after.metadata_location;
   // The commit landed: from here on a failure leaves orphans, never a dangling reference.
   auto plan = PlanDeletions(committed->before, committed->expired, committed->after.metadata,
-                            SnapshotIds(committed->after.metadata));
+                            SnapshotIds(committed->after.metadata), options.extra_live_paths);
   if (!plan.ok()) {
     report.delete_failures = 1;
     report.first_delete_error = plan.status().WithContext("finding the files to delete").ToString();

@@ -29,8 +29,9 @@
 //
 // Files are deleted only after the commit succeeded, and only files that no snapshot of the
 // committed metadata references: a manifest list of an expired snapshot; a manifest listed by
-// an expired snapshot and by no kept one; a data (or delete) file listed by such a manifest
-// and not live (ADDED or EXISTING) in any manifest of a kept snapshot. A crash between the
+// an expired snapshot and by no kept one; a data (or delete) file listed by such a manifest,
+// not live (ADDED or EXISTING) in any manifest of a kept snapshot and not in
+// options.extra_live_paths. A crash between the
 // commit and the deletes leaves unreferenced files (orphan_files.h removes them), never a
 // referenced file missing. A file that cannot be deleted is counted in delete_failures and
 // left for the orphan pass; it does not fail the expiry. Old metadata.json files are left to
@@ -66,6 +67,11 @@ struct ExpiryOptions {
   std::optional<std::int64_t> now_ms;
   // Commit attempts while other writers win the race (kConflict). At least 1.
   int max_commit_attempts = kMaxConflictAttempts;
+  // Files another format's log still references — with formats [iceberg, delta] the Delta
+  // log's data files, live or within its time-travel window — are never deleted, even when no
+  // kept snapshot reaches them. Absolute URIs (any spelling) or paths relative to the table
+  // location, URL-decoded (orphan_files.h compares them the same way).
+  std::vector<std::string> extra_live_paths;
 };
 
 // Files deleted (dry run: that would be deleted), by kind.

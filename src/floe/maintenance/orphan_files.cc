@@ -53,40 +53,37 @@ Result<std::vector<Listed>> ListTableFiles(const iceberg::TableMetadata& metadat
   return out;
 }
 
-void AddStatisticsPaths(const std::vector<iceberg::StatisticsFile>& files, std::set<std::string>& live) {
+void AddStatisticsPaths(const std::vector<iceberg::StatisticsFile>& files, std::vector<std::string>& out) {
   for (const auto& f : files) {
     auto j = nlohmann::json::parse(f.json, nullptr, /*allow_exceptions=*/false);
     if (j.is_object() && j.contains("statistics-path") && j["statistics-path"].is_string()) {
-      live.insert(PathKey(j["statistics-path"].get<std::string>()));
+      out.push_back(j["statistics-path"].get<std::string>());
     }
   }
 }
 
-bool IsRelative(const std::string& path) {
-  const auto colon = path.find(':');
-  return !path.empty() && path.front() != '/' && (colon == std::string::npos || path.find('/') < colon);
+// Every file the metadata references (header: IcebergReferencedFiles).
+Result<std::vector<std::string>> ReferencedPaths(const catalog::LoadedTable& table) {
+  const iceberg::TableMetadata& metadata = table.metadata;
+  std::vector<std::string> out{table.metadata_location};
+  for (const auto& entry : metadata.metadata_log) out.push_back(entry.metadata_file);
+  AddStatisticsPaths(metadata.statistics, out);
+  AddStatisticsPaths(metadata.partition_statistics, out);
+  std::vector<std::int64_t> ids;
+  for (const auto& s : metadata.snapshots) ids.push_back(s.snapshot_id);
+  FLOE_ASSIGN_OR_RETURN(auto manifests, CollectManifests(metadata, ids));
+  for (const auto& list : manifests.manifest_lists) out.push_back(list);
+  for (const auto& [path, m] : manifests.manifests) out.push_back(path);
+  FLOE_ASSIGN_OR_RETURN(auto files, CollectFiles(metadata, manifests.manifests, /*all_entries=*/false));
+  for (auto& [path, size] : files) out.push_back(path);
+  return out;
 }
 
 // Keys (PathKey) of every file the metadata and the caller say is live.
 Result<std::set<std::string>> LiveKeys(const catalog::LoadedTable& table, const OrphanOptions& options) {
-  const iceberg::TableMetadata& metadata = table.metadata;
-  std::set<std::string> live;
-  live.insert(PathKey(table.metadata_location));
-  for (const auto& entry : metadata.metadata_log) live.insert(PathKey(entry.metadata_file));
-  AddStatisticsPaths(metadata.statistics, live);
-  AddStatisticsPaths(metadata.partition_statistics, live);
-  std::vector<std::int64_t> ids;
-  for (const auto& s : metadata.snapshots) ids.push_back(s.snapshot_id);
-  FLOE_ASSIGN_OR_RETURN(auto manifests, CollectManifests(metadata, ids));
-  for (const auto& list : manifests.manifest_lists) live.insert(PathKey(list));
-  for (const auto& [path, m] : manifests.manifests) live.insert(PathKey(path));
-  FLOE_ASSIGN_OR_RETURN(auto files, CollectFiles(metadata, manifests.manifests, /*all_entries=*/false));
-  for (const auto& [path, size] : files) live.insert(PathKey(path));
-  std::string location = metadata.location;
-  while (!location.empty() && location.back() == '/') location.pop_back();
-  for (const auto& path : options.extra_live_paths) {
-    live.insert(PathKey(IsRelative(path) ? location + "/" + path : path));
-  }
+  FLOE_ASSIGN_OR_RETURN(auto referenced, ReferencedPaths(table));
+  std::set<std::string> live = ExtraLiveKeys(table.metadata.location, options.extra_live_paths);
+  for (const auto& path : referenced) live.insert(PathKey(path));
   return live;
 }
 
@@ -136,6 +133,15 @@ Result<OrphanReport> RemoveOrphanFiles(catalog::TableCatalog& catalog, const cat
   auto report = Remove(catalog, id, options);
   if (!report.ok()) return report.status().WithContext("removing orphan files of " + catalog::TableIdentifierToString(id));
   return report;
+}
+
+Result<std::vector<std::string>> IcebergReferencedFiles(catalog::TableCatalog& catalog,
+                                                        const catalog::TableIdentifier& id) {
+  auto table = catalog.LoadTable(id);
+  if (!table.ok()) return table.status().WithContext("listing the files of " + catalog::TableIdentifierToString(id));
+  auto paths = ReferencedPaths(*table);
+  if (!paths.ok()) return paths.status().WithContext("listing the files of " + catalog::TableIdentifierToString(id));
+  return paths;
 }
 
 }  // namespace floe::maintenance

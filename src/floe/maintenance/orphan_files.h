@@ -70,4 +70,11 @@ struct OrphanReport {
 Result<OrphanReport> RemoveOrphanFiles(catalog::TableCatalog& catalog, const catalog::TableIdentifier& id,
                                        const OrphanOptions& options = {});
 
+// Every file the table's metadata references, as the metadata spells it: the current metadata
+// file and the metadata log, statistics files, and for every snapshot its manifest list,
+// manifests and live data files. What another format's cleanup must spare (with formats
+// [iceberg, delta], Delta's vacuum: the data files Iceberg snapshots still read).
+Result<std::vector<std::string>> IcebergReferencedFiles(catalog::TableCatalog& catalog,
+                                                        const catalog::TableIdentifier& id);
+
 }  // namespace floe::maintenance

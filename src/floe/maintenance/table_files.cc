@@ -32,6 +32,18 @@ std::string PathKey(std::string_view location) {
   return key;
 }
 
+std::set<std::string> ExtraLiveKeys(std::string_view table_location, const std::vector<std::string>& paths) {
+  std::string location(table_location);
+  while (!location.empty() && location.back() == '/') location.pop_back();
+  std::set<std::string> keys;
+  for (const auto& path : paths) {
+    const auto colon = path.find(':');
+    const bool relative = !path.empty() && path.front() != '/' && (colon == std::string::npos || path.find('/') < colon);
+    keys.insert(PathKey(relative ? location + "/" + path : path));
+  }
+  return keys;
+}
+
 Status DeleteFileAt(const std::string& uri) {
   std::string path;
   FLOE_ASSIGN_OR_RETURN(auto fs, storage::FileSystemForUri(uri, &path));

@@ -21,6 +21,10 @@ namespace floe::maintenance {
 // which only ever makes a file look referenced (the safe side).
 std::string PathKey(std::string_view location);
 
+// Keys of files another format's log references: absolute URIs (any spelling) or paths
+// relative to the table location ("data/x.parquet").
+std::set<std::string> ExtraLiveKeys(std::string_view table_location, const std::vector<std::string>& paths);
+
 // Deletes the file at an absolute URI (or local path) through the store serving it. A file
 // that is already gone counts as deleted (a crashed pass may have removed it).
 Status DeleteFileAt(const std::string& uri);
