@@ -41,6 +41,11 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(std::shared_p
   // Timestamps stay in the unit Floe chose (microseconds); never coerce to INT96.
   parquet::ArrowWriterProperties::Builder arrow_props;
   arrow_props.store_schema();
+  // Columns are encoded in parallel on Arrow's CPU pool: a table's commit is one file per table
+  // partition, and the poll thread alone cannot keep more than one core busy. Safe because no
+  // writer runs on that pool itself (Arrow's warning: nested use may deadlock); Floe writes
+  // from its own threads (pipeline/worker_pool.h, maintenance).
+  arrow_props.set_use_threads(true);
   FLOE_ASSIGN_OR_RETURN_ARROW(auto writer,
                               parquet::arrow::FileWriter::Open(*schema, arrow::default_memory_pool(), sink,
                                                                props.build(), arrow_props.build()));

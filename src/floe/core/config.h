@@ -251,8 +251,8 @@ struct FloeConfig {
   // Decoded records buffered across all partitions before Floe writes files early to stay
   // under it (docs/configuration.md, "Memory").
   std::int64_t buffer_memory = 1LL << 30;
-  // Threads that write files and commit off the poll thread (docs/configuration.md,
-  // "Workers"); 0 in the struct means "not set": the number of available cores.
+  // Threads that write files and commit off the poll thread (docs/running.md, "Threads");
+  // 0 in the struct means "not set": the number of available cores.
   int workers = 0;
   TopicDefaults defaults;
   std::vector<TopicConfig> topics;
