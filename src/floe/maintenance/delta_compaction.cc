@@ -157,7 +157,8 @@ Result<std::vector<Swap>> WriteMergedFiles(storage::FileIO& io, const delta::Tab
                                            const std::vector<Group>& groups) {
   const schema::Schema file_schema = FileSchema(state);
   FLOE_ASSIGN_OR_RETURN(auto arrow_schema, schema::ToArrowSchema(file_schema));
-  const std::string root = io.Uri("");
+  std::string root = io.Uri("x");  // the root as file URIs spell it, with its '/'
+  root.pop_back();
   std::vector<Swap> swaps;
   for (const auto& group : groups) {
     std::vector<iceberg::DataFile> inputs;
