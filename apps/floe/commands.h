@@ -31,6 +31,16 @@ struct CatalogServeOptions {
 void AddCatalogServeCommand(CLI::App& app, CatalogServeOptions& options);
 int CatalogServe(const CatalogServeOptions& options);
 
+// One maintenance pass from the command line (maintain_command.cc, docs/maintenance.md).
+struct MaintainOptions {
+  std::string config_path;
+  std::string table;  // empty: every table of the config with maintenance enabled
+  bool dry_run = false;
+  bool json = false;
+};
+void AddMaintainCommand(CLI::App& app, MaintainOptions& options);
+int Maintain(const MaintainOptions& options);
+
 // Talking to a running process's admin API (operate_commands.cc).
 struct StatusOptions {
   AdminTarget target;

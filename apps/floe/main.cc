@@ -19,6 +19,9 @@ int main(int argc, char** argv) {
   floe::cli::ValidateOptions validate;
   floe::cli::AddValidateCommand(app, validate);
 
+  floe::cli::MaintainOptions maintain;
+  floe::cli::AddMaintainCommand(app, maintain);
+
   floe::cli::CatalogServeOptions catalog_serve;
   floe::cli::AddCatalogServeCommand(app, catalog_serve);
 
@@ -37,6 +40,7 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("run")) return floe::cli::Run(run);
   if (app.got_subcommand("validate")) return floe::cli::Validate(validate);
   if (app.got_subcommand("catalog")) return floe::cli::CatalogServe(catalog_serve);
+  if (app.got_subcommand("maintain")) return floe::cli::Maintain(maintain);
   if (app.got_subcommand("status")) return floe::cli::ShowStatus(status);
   if (app.got_subcommand("resume")) return floe::cli::Resume(resume);
   if (app.got_subcommand("skip")) return floe::cli::Skip(skip);

@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "console_setup.h"
+#include "maintenance_setup.h"
 #include "floe/catalog/iceberg_catalog.h"
 #include "floe/core/config.h"
 #include "floe/core/metrics.h"
@@ -66,16 +67,17 @@ Status StartCatalogServer(const FloeConfig& config, Servers& servers) {
 }
 
 Status StartAdminServer(const FloeConfig& config, pipeline::Materializer& materializer,
-                        const MetricsRegistry& metrics, Servers& servers) {
+                        const BackgroundMaintenance* maintenance, const MetricsRegistry& metrics, Servers& servers) {
   if (config.admin.listen.empty()) return Status::OK();
   FLOE_ASSIGN_OR_RETURN(auto http, ListenOptions(config.admin.listen, config.admin.tls));
   servers.admin_server = std::make_unique<server::HttpServer>(http);
   server::AdminHandlers handlers;
-  handlers.status = [&materializer] {
+  handlers.status = [&materializer, maintenance] {
     auto status = materializer.StatusReport();
     status["storage_retries"] = StorageRetriesStatus();
     return status;
   };
+    if (maintenance) status["maintenance"] = maintenance->StatusReport();
   handlers.healthy = [&materializer] { return materializer.Healthy(); };
   handlers.metrics = &metrics;
   server::AddAdminRoutes(*servers.admin_server, handlers);
@@ -157,7 +159,19 @@ int Run(const RunOptions& options) {
     return 2;
   }
   Servers servers;
-  for (auto st : {StartCatalogServer(*config, servers), StartAdminServer(*config, **materializer, metrics, servers)}) {
+  for (auto st : {StartCatalogServer(*config, servers),
+                  StartAdminServer(*config, **materializer, maintenance.get(), metrics, servers)}) {
+  // Table maintenance on its own thread (docs/maintenance.md); a batch run leaves it to
+  // `floe maintain`. Declared after the materializer, whose topics it asks for.
+  std::unique_ptr<BackgroundMaintenance> maintenance;
+  if (!options.exit_when_caught_up) {
+    auto started = BackgroundMaintenance::Start(*config, **materializer, metrics);
+    if (!started.ok()) {
+      std::cerr << "floe run: " << started.status().ToString() << "\n";
+      return 2;
+    }
+    maintenance = std::move(*started);
+  }
     if (!st.ok()) {
       std::cerr << "floe run: " << st.ToString() << "\n";
       return 2;

@@ -9,6 +9,11 @@ namespace floe {
 
 // After the Iceberg commit of a dual-format flush, before the Delta one (sink/dual_sink.cc).
 inline constexpr std::string_view kFaultCrashBetweenFormatCommits = "crash-between-format-commits";
+// Maintenance (maintenance/table_pass.cc): after compaction wrote its merged files, before
+// the replace commit is sent; and right after a compaction committed (both formats: after
+// Iceberg's replace and Delta's mirror), before the pass goes on.
+inline constexpr std::string_view kFaultCrashBeforeCompactionCommit = "crash-before-compaction-commit";
+inline constexpr std::string_view kFaultCrashAfterCompactionCommit = "crash-after-compaction-commit";
 
 bool FaultPointArmed(std::string_view point);
 

@@ -1,0 +1,306 @@
+"""Table maintenance end to end (issue 18, docs/maintenance.md): `floe run` compacts, merges
+manifests, expires snapshots and removes orphans on its own thread while it ingests; `floe
+maintain` does one pass from the command line. Checked with readers written by others
+(pyiceberg, DuckDB's iceberg_scan and delta_scan, delta-rs): the rows are the same before and
+after, every record is there exactly once, retained snapshots still time-travel, every file a
+retained snapshot references exists, and a kill -9 at the compaction commit loses nothing.
+
+The soak test's length: FLOE_MAINTENANCE_SOAK_SECONDS (default 60)."""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import time
+import urllib.request
+import uuid
+
+import pytest
+from deltalake import DeltaTable
+
+from tests.integration.fixtures.duckdb_ext import connect
+from tests.integration.fixtures.exactly_once import BackgroundProducer, assert_exactly_once, end_offsets, read_rows
+from tests.integration.fixtures.floe_run import FloeRun
+from tests.integration.test_pipeline_avro import ORDER, order
+from tests.integration.test_pipeline_delta import delta_rows
+
+SOAK_SECONDS = int(os.environ.get("FLOE_MAINTENANCE_SOAK_SECONDS", "60"))
+TWO_DAYS = 2 * 24 * 3600
+
+
+def avro(producer):
+    return producer.serializer(ORDER)
+
+
+def wait_for(condition, what, timeout=90):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.5)
+    raise AssertionError("timed out waiting for " + what)
+
+
+def status(floe) -> dict:
+    return json.loads(urllib.request.urlopen(floe.admin_url + "/status", timeout=5).read())
+
+
+def table_status(floe, table: str) -> dict | None:
+    tables = status(floe).get("maintenance", {}).get("tables", [])
+    return next((t for t in tables if t["table"] == table), None)
+
+
+def metric(floe, name: str, table: str) -> float | None:
+    scrape = urllib.request.urlopen(floe.admin_url + "/metrics", timeout=5).read().decode()
+    prefix = f'{name}{{table="{table}"}} '
+    for line in scrape.splitlines():
+        if line.startswith(prefix):
+            return float(line[len(prefix):])
+    return None
+
+
+def caught_up(floe, table, topic, sent) -> bool:
+    try:
+        return floe.committed_offsets(table) == {topic: end_offsets(sent)}
+    except Exception:  # noqa: BLE001 - the table may be mid-commit; ask again
+        return False
+
+
+def local(uri: str) -> pathlib.Path:
+    for scheme in ("file://", "file:"):
+        if uri.startswith(scheme):
+            return pathlib.Path(uri[len(scheme):])
+    return pathlib.Path(uri)
+
+
+def referenced_files(table) -> set:
+    """Every file a snapshot in the metadata references: manifest lists, manifests, live data files."""
+    paths = set()
+    for snapshot in table.metadata.snapshots:
+        paths.add(snapshot.manifest_list)
+        for manifest in snapshot.manifests(table.io):
+            paths.add(manifest.manifest_path)
+        for task in table.scan(snapshot_id=snapshot.snapshot_id).plan_files():
+            paths.add(task.file.file_path)
+    return {str(local(p)) for p in paths}
+
+
+def assert_every_referenced_file_exists(table):
+    missing = [p for p in referenced_files(table) if not pathlib.Path(p).exists()]
+    assert not missing, missing[:5]
+
+
+def data_files_on_disk(location: pathlib.Path) -> set:
+    return {str(p) for p in (location / "data").rglob("*.parquet")}
+
+
+def duckdb_count(sql: str) -> int:
+    return connect().execute(sql).fetchone()[0]
+
+
+def maintain(floe, *args, config_name="floe.yaml") -> subprocess.CompletedProcess:
+    return subprocess.run([str(floe.floe_bin), "maintain", "--config", str(floe.workdir / config_name), *args],
+                          capture_output=True, text=True, timeout=180)
+
+
+def test_floe_run_compacts_and_expires_while_every_reader_agrees(kafka, schema_registry, floe_bin, tmp_path):
+    """Both formats: pyiceberg, delta-rs, DuckDB's iceberg_scan and delta_scan read the same
+    rows, exactly once, while maintenance rewrote the files under them."""
+    topic = f"maint-{uuid.uuid4().hex[:8]}"
+    kafka.create_topic(topic, partitions=2)
+    producing = BackgroundProducer(kafka, schema_registry.url, topic, 2, 3_000, 15, avro, order)
+    floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap,
+                   [{"name": topic, "table": "kafka.maint", "formats": ["iceberg", "delta"]}],
+                   registry_url=schema_registry.url, admin=True,
+                   extra={"maintenance": {"interval": "3s", "compaction": {"min_files": 4},
+                                          "snapshot_retention": "5s", "min_snapshots": 3}})
+    floe.start()
+    producing.start()
+    early = wait_for(lambda: floe.table("kafka.maint").current_snapshot() if floe.catalog().table_exists(
+        "kafka.maint") else None, "the first commit", timeout=60).snapshot_id
+    wait_for(lambda: (lambda t: t and t["totals"]["compactions"] >= 1 and t["totals"]["snapshots_expired"] >= 1)(
+        table_status(floe, "kafka.maint")), "a compaction and an expiry")
+    producing.join(120)
+    sent = producing.sent
+    wait_for(lambda: caught_up(floe, "kafka.maint", topic, sent), "ingestion to catch up")
+
+    t = table_status(floe, "kafka.maint")
+    assert t["formats"] == ["iceberg", "delta"]
+    assert t["last_compaction"] is not None
+    assert t["totals"]["files_rewritten"] >= 4 and t["totals"]["bytes_rewritten"] > 0
+    assert t["data_files"] >= 1 and t["small_files"] <= t["data_files"]
+    assert t["last_error"] is None or "onflict" in t["last_error"]["message"], t["last_error"]
+    assert metric(floe, "floe_compactions_total", "kafka.maint") >= 1
+    assert metric(floe, "floe_snapshots_expired_total", "kafka.maint") >= 1
+    assert metric(floe, "floe_table_data_files", "kafka.maint") is not None
+    assert floe.stop() == 0
+
+    rows = assert_exactly_once(floe, "kafka.maint", sent)  # pyiceberg
+    path = floe.warehouse_dir / "kafka" / "maint"
+    assert set(delta_rows(path)) == set(rows)  # delta-rs
+    table = floe.table("kafka.maint")
+    n = len(sent)
+    assert duckdb_count(f"select count(*) from iceberg_scan('{table.metadata_location}')") == n
+    assert duckdb_count(f"select count(*) from delta_scan('{path}')") == n
+    snapshots = table.metadata.snapshots
+    assert any(s.summary.operation.value == "replace" for s in snapshots)
+    # The first snapshot expired: gone from the metadata, and DuckDB refuses to read it.
+    assert table.snapshot_by_id(early) is None
+    with pytest.raises(Exception, match="Could not find snapshot"):
+        duckdb_count(f"select count(*) from iceberg_scan('{table.metadata_location}', snapshot_from_id={early})")
+    # Time travel to the oldest retained snapshot reads exactly what it committed.
+    oldest = min(snapshots, key=lambda s: s.timestamp_ms)
+    assert len(table.scan(snapshot_id=oldest.snapshot_id).to_arrow()) == int(oldest.summary["total-records"])
+    assert_every_referenced_file_exists(table)
+    for uri in DeltaTable(str(path)).file_uris():
+        assert local(uri).exists(), uri
+
+
+def test_floe_maintain_dry_run_changes_nothing_then_maintains(kafka, schema_registry, floe_bin, tmp_path):
+    """`floe maintain --dry-run` plans and changes nothing; `floe maintain` compacts, expires
+    and removes a fenced zombie's old file — and nothing else."""
+    topic = f"maintcli-{uuid.uuid4().hex[:8]}"
+    kafka.create_topic(topic, partitions=1)
+    producing = BackgroundProducer(kafka, schema_registry.url, topic, 1, 600, 6, avro, order)
+    floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap,
+                   [{"name": topic, "table": "kafka.cli", "maintenance": {"enabled": False}}],
+                   registry_url=schema_registry.url,
+                   extra={"maintenance": {"compaction": {"min_files": 2}, "snapshot_retention": "1s",
+                                          "min_snapshots": 2}})
+    floe.start()
+    producing.start()
+    producing.join(60)
+    wait_for(lambda: caught_up(floe, "kafka.cli", topic, producing.sent), "ingestion to catch up")
+    assert floe.stop() == 0
+    table = floe.table("kafka.cli")
+    commits = len(table.metadata.snapshots)
+    assert commits >= 3, commits
+    location = floe.warehouse_dir / "kafka" / "cli"
+    # A fenced zombie's file: a complete Parquet file no commit references, written long ago.
+    zombie = location / "data" / f"zombie-{uuid.uuid4().hex}.parquet"
+    shutil.copy(sorted(data_files_on_disk(location))[0], zombie)
+    os.utime(zombie, (time.time() - TWO_DAYS, time.time() - TWO_DAYS))
+    # An unreferenced young file may be a write whose commit has not landed yet: kept.
+    young = location / "data" / f"inflight-{uuid.uuid4().hex}.parquet"
+    shutil.copy(zombie, young)
+    before_rows = read_rows(floe, "kafka.cli")
+    before_files = {p: p.stat().st_mtime for p in location.rglob("*") if p.is_file()}
+    before_offsets = floe.committed_offsets("kafka.cli")
+
+    # Without --table, a table with maintenance disabled is left alone, and says so.
+    skipped = maintain(floe, "--dry-run")
+    assert skipped.returncode == 0, skipped.stderr
+    assert "kafka.cli: maintenance is disabled" in skipped.stdout
+
+    dry = maintain(floe, "--table", topic, "--dry-run", "--json")
+    assert dry.returncode == 0, dry.stderr
+    report = json.loads(dry.stdout)["tables"][0]
+    assert report["table"] == "kafka.cli" and report["dry_run"] is True
+    assert report["compaction"]["files_rewritten"] == commits and report["compaction"]["committed"] is False
+    assert report["expiry"]["snapshots_expired"] >= 1
+    assert report["orphans"]["removed"] == 1
+    assert report["errors"] == []
+    text = maintain(floe, "--table", "kafka.cli", "--dry-run")
+    assert text.returncode == 0, text.stderr
+    assert f"compaction: would rewrite {commits} files" in text.stdout, text.stdout
+    assert "orphans:    would remove 1 files" in text.stdout, text.stdout
+    # Nothing changed: the same files with the same times, the same metadata.
+    assert {p: p.stat().st_mtime for p in location.rglob("*") if p.is_file()} == before_files
+    assert floe.table("kafka.cli").metadata_location == table.metadata_location
+
+    done = maintain(floe, "--table", topic)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"compaction: rewrote {commits} files" in done.stdout, done.stdout
+    assert "orphans:    removed 1 files" in done.stdout, done.stdout
+    assert "after:      1 data files (1 small" in done.stdout, done.stdout
+
+    table = floe.table("kafka.cli")
+    assert read_rows(floe, "kafka.cli") == before_rows
+    assert duckdb_count(f"select count(*) from iceberg_scan('{table.metadata_location}')") == len(before_rows)
+    assert floe.committed_offsets("kafka.cli") == before_offsets
+    assert not zombie.exists() and young.exists()
+    assert len(table.metadata.snapshots) == 2  # min_snapshots: the replace and its parent
+    assert table.current_snapshot().summary.operation.value == "replace"
+    parent = table.snapshot_by_id(table.current_snapshot().parent_snapshot_id)
+    assert len(table.scan(snapshot_id=parent.snapshot_id).to_arrow()) == len(before_rows)  # time travel
+    assert_every_referenced_file_exists(table)
+
+    unknown = maintain(floe, "--table", "nosuch")
+    assert unknown.returncode == 1
+    assert "'nosuch' is neither a topic" in unknown.stderr and "kafka.cli" in unknown.stderr
+
+
+@pytest.mark.parametrize("point", ["crash-before-compaction-commit", "crash-after-compaction-commit"])
+def test_kill_9_at_the_compaction_commit_loses_nothing(kafka, schema_registry, floe_bin, tmp_path, monkeypatch,
+                                                       point):
+    """floe run dies (like kill -9) right before / right after its compaction commits while
+    records keep coming; the restart then has every record exactly once and every referenced
+    file; the merged files of a commit that never happened are orphans the next pass removes."""
+    topic = f"maintcrash-{uuid.uuid4().hex[:8]}"
+    kafka.create_topic(topic, partitions=2)
+    producing = BackgroundProducer(kafka, schema_registry.url, topic, 2, 2_000, 10, avro, order)
+    floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap, [{"name": topic, "table": "kafka.crash"}],
+                   registry_url=schema_registry.url, kafka_properties={"group.instance.id": f"crash-{topic}"},
+                   extra={"maintenance": {"interval": "2s", "compaction": {"min_files": 3}}})
+    monkeypatch.setenv("FLOE_FAULT_POINTS", point)
+    floe.start()
+    monkeypatch.delenv("FLOE_FAULT_POINTS")
+    producing.start()
+    assert floe.proc.wait(timeout=90) == 137, floe.log_tail()
+    producing.join(120)
+    result = floe.run_batch()  # no maintenance in batch mode: the state the crash left, caught up
+    assert result.returncode == 0, result.stderr[-3000:]
+
+    rows = assert_exactly_once(floe, "kafka.crash", producing.sent)
+    table = floe.table("kafka.crash")
+    assert_every_referenced_file_exists(table)
+    replaced = [s for s in table.metadata.snapshots if s.summary.operation.value == "replace"]
+    assert bool(replaced) == (point == "crash-after-compaction-commit")
+    location = floe.warehouse_dir / "kafka" / "crash"
+    leftovers = data_files_on_disk(location) - referenced_files(table)
+    if point == "crash-before-compaction-commit":
+        assert leftovers, "the merged files written before the crash"
+    # Like a fenced zombie's files: once old enough, the orphan pass removes them and nothing else.
+    for path in leftovers:
+        os.utime(path, (time.time() - TWO_DAYS, time.time() - TWO_DAYS))
+    done = maintain(floe, "--table", "kafka.crash")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert not any(pathlib.Path(p).exists() for p in leftovers)
+    table = floe.table("kafka.crash")
+    assert_every_referenced_file_exists(table)
+    assert read_rows(floe, "kafka.crash").keys() == rows.keys()
+
+
+def test_ingestion_and_compaction_race_for_a_while_without_losing_a_record(kafka, schema_registry, floe_bin,
+                                                                          tmp_path):
+    """Ingestion with 1 s commits and maintenance every 2 s, for SOAK_SECONDS: every record
+    exactly once, no ingestion commit failed for good, compactions kept the file count down."""
+    topic = f"maintsoak-{uuid.uuid4().hex[:8]}"
+    kafka.create_topic(topic, partitions=3)
+    producing = BackgroundProducer(kafka, schema_registry.url, topic, 3, 200 * SOAK_SECONDS, SOAK_SECONDS, avro, order)
+    floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap, [{"name": topic, "table": "kafka.soak"}],
+                   registry_url=schema_registry.url, admin=True,
+                   extra={"maintenance": {"interval": "2s", "cpu_share": 1, "compaction": {"min_files": 2},
+                                          "snapshot_retention": "10s", "min_snapshots": 5}})
+    floe.start()
+    producing.start()
+    producing.join(SOAK_SECONDS + 120)
+    sent = producing.sent
+    wait_for(lambda: caught_up(floe, "kafka.soak", topic, sent), "ingestion to catch up")
+    topic_state = next(t for t in status(floe)["topics"] if t["topic"] == topic)
+    assert topic_state["state"] == "running" and "commit_error" not in topic_state, topic_state
+    t = table_status(floe, "kafka.soak")
+    assert t["totals"]["compactions"] >= max(2, SOAK_SECONDS // 15), t
+    assert t["totals"]["snapshots_expired"] >= 1, t
+    assert floe.stop() == 0, floe.log_tail()
+
+    assert_exactly_once(floe, "kafka.soak", sent)
+    table = floe.table("kafka.soak")
+    assert_every_referenced_file_exists(table)
+    commits = sum(1 for s in table.metadata.snapshots if s.summary.operation.value == "append")
+    files = len(list(table.scan().plan_files()))
+    print(f"soak {SOAK_SECONDS}s: {len(sent)} records, {files} live files, {t['totals']}")
+    # 3 partitions x 1 s commits for a minute would be ~180 files without compaction.
+    assert files <= 3 * 2 * 4 + 10, files
+    assert commits >= 1

@@ -1,0 +1,218 @@
+// maintenance::RunTablePass and MaintenanceScheduler over an Iceberg table in Floe's own
+// catalog: the steps in order with the table's settings, the dry run that changes nothing, the
+// min_files gate, and the scheduler's passes, /status and /metrics. End to end with floe run
+// and other readers: tests/integration/test_maintenance.py.
+#include "floe/maintenance/table_pass.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "floe/maintenance/scheduler.h"
+#include "iceberg_test_table.h"
+
+namespace floe::maintenance {
+namespace {
+
+using testing::IcebergTestTable;
+using testing::LocalPath;
+using testing::Range;
+namespace fs = std::filesystem;
+
+class TablePass : public IcebergTestTable {
+ protected:
+  MaintenanceTarget Target() const {
+    MaintenanceTarget t;
+    t.table_name = "lake.events";
+    t.id = id_;
+    t.iceberg = true;
+    t.settings.compaction.min_files = 4;
+    t.settings.compaction.target_file_size = 1 << 20;
+    t.settings.snapshot_retention = std::chrono::milliseconds(1);
+    t.settings.min_snapshots = 2;
+    t.settings.orphan_age = std::chrono::hours(1);
+    return t;
+  }
+
+  void AppendFiles(int n, std::int64_t rows = 10) {
+    for (int i = 0; i < n; ++i, next_ += rows) ASSERT_TRUE(Append(next_, rows).ok());
+  }
+
+  // A Parquet file no snapshot references, written two days ago (a fenced zombie's).
+  std::string PlantZombie() {
+    auto file = WriteFile(1'000'000, 5);
+    EXPECT_TRUE(file.ok()) << file.status().ToString();
+    const std::string path = LocalPath(file->file_path);
+    fs::last_write_time(path, fs::file_time_type::clock::now() - std::chrono::hours(48));
+    return path;
+  }
+
+  std::int64_t next_ = 0;
+};
+
+TEST_F(TablePass, CompactsExpiresAndRemovesOrphansKeepingRowsAndOffsets) {
+  AppendFiles(6);
+  const std::string zombie = PlantZombie();
+  const std::string young = LocalPath(WriteFile(2'000'000, 5)->file_path);  // may be in flight: kept
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));  // past the 1 ms retention
+
+  const TablePassReport r = RunTablePass(*catalog_, Target());
+  EXPECT_TRUE(r.errors.empty()) << r.ToJson().dump();
+  ASSERT_TRUE(r.before && r.after);
+  EXPECT_EQ(r.before->data_files, 6u);
+  EXPECT_EQ(r.before->small_files, 6u);
+  EXPECT_TRUE(r.compacted);
+  EXPECT_EQ(r.files_rewritten, 6u);
+  EXPECT_EQ(r.files_added, 1u);
+  EXPECT_GT(r.bytes_rewritten, 0);
+  EXPECT_EQ(r.after->data_files, 1u);
+  EXPECT_GE(r.snapshots_expired, 1u);
+  EXPECT_EQ(r.after->snapshots, 2u);  // min_snapshots: the replace and its parent
+  EXPECT_EQ(r.orphans_removed, 1u);
+  EXPECT_FALSE(fs::exists(zombie));
+  EXPECT_TRUE(fs::exists(young));
+
+  EXPECT_EQ(Ids(), Range(60));
+  const catalog::LoadedTable loaded = Load();
+  const auto* current = loaded.metadata.CurrentSnapshot();
+  ASSERT_NE(current, nullptr);
+  EXPECT_EQ(current->SummaryValue("floe.offsets").value_or(""), R"({"t":{"0":60}})");
+  EXPECT_EQ(Ids(current->parent_snapshot_id), Range(60));  // time travel to the retained parent
+  ExpectReferencedFilesExist();
+}
+
+TEST_F(TablePass, DryRunPlansEveryStepAndChangesNothing) {
+  AppendFiles(5);
+  const std::string zombie = PlantZombie();
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const std::string metadata = Load().metadata_location;
+  const auto files = FilesOnDisk();
+
+  PassOptions options;
+  options.dry_run = true;
+  const TablePassReport r = RunTablePass(*catalog_, Target(), options);
+  EXPECT_TRUE(r.errors.empty()) << r.ToJson().dump();
+  EXPECT_TRUE(r.dry_run);
+  EXPECT_FALSE(r.compacted);
+  EXPECT_EQ(r.files_rewritten, 5u);
+  EXPECT_GE(r.snapshots_expired, 1u);
+  EXPECT_EQ(r.orphans_removed, 1u);
+  EXPECT_FALSE(r.after.has_value());
+  EXPECT_EQ(Load().metadata_location, metadata);
+  EXPECT_EQ(FilesOnDisk(), files);
+  EXPECT_TRUE(fs::exists(zombie));
+  EXPECT_EQ(r.ToJson()["orphans"]["removed"], 1);
+}
+
+TEST_F(TablePass, FewerSmallFilesThanMinFilesAreLeftAlone) {
+  AppendFiles(3);
+  const TablePassReport r = RunTablePass(*catalog_, Target());
+  EXPECT_TRUE(r.errors.empty()) << r.ToJson().dump();
+  EXPECT_FALSE(r.compacted);
+  EXPECT_EQ(r.files_rewritten, 0u);
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes.front().find("3 small files, fewer than min_files 4"), std::string::npos) << r.notes.front();
+  EXPECT_EQ(r.after->data_files, 3u);
+}
+
+TEST_F(TablePass, ATableThatDoesNotExistYetIsLeftAlone) {
+  MaintenanceTarget t = Target();
+  t.id = {{"lake"}, "not_yet"};
+  const TablePassReport r = RunTablePass(*catalog_, t);
+  EXPECT_TRUE(r.errors.empty()) << r.ToJson().dump();
+  EXPECT_FALSE(r.before.has_value());
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_EQ(r.notes[0], "the table does not exist yet");
+}
+
+TEST_F(TablePass, AStopRequestEndsThePassBeforeTheNextStep) {
+  AppendFiles(5);
+  int steps = 0;
+  PassOptions options;
+  options.stop_requested = [&] { return steps >= 2; };  // after inspect and compaction
+  options.after_step = [&](std::chrono::steady_clock::duration) { ++steps; };
+  const TablePassReport r = RunTablePass(*catalog_, Target(), options);
+  EXPECT_TRUE(r.stopped);
+  EXPECT_TRUE(r.compacted);
+  EXPECT_EQ(r.snapshots_expired, 0u);
+  EXPECT_EQ(steps, 2);
+}
+
+TEST_F(TablePass, SchedulerPassesEveryIntervalAndReportsStatusAndMetrics) {
+  AppendFiles(5);
+  MetricsRegistry metrics;
+  SchedulerOptions options;
+  options.cpu_share = 1.0;
+  options.first_delay = std::chrono::milliseconds(0);
+  MaintenanceTarget target = Target();
+  target.settings.interval = std::chrono::milliseconds(1000);
+  options.targets = [&] { return std::vector<MaintenanceTarget>{target}; };
+  MaintenanceScheduler scheduler(*catalog_, metrics, options);
+  scheduler.Start();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  nlohmann::json table;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const nlohmann::json status = scheduler.StatusReport();
+    if (!status["tables"].empty() && status["tables"][0]["totals"]["passes"].get<int>() >= 2) {
+      table = status["tables"][0];
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const auto stop_started = std::chrono::steady_clock::now();
+  scheduler.Stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - stop_started, std::chrono::seconds(5));
+  ASSERT_FALSE(table.is_null()) << scheduler.StatusReport().dump();
+  EXPECT_EQ(table["table"], "lake.events");
+  EXPECT_EQ(table["formats"], nlohmann::json::array({"iceberg"}));
+  EXPECT_EQ(table["totals"]["compactions"], 1);  // the second pass found nothing to merge
+  EXPECT_EQ(table["totals"]["files_rewritten"], 5);
+  EXPECT_EQ(table["data_files"], 1);
+  EXPECT_TRUE(table["last_compaction"].is_string());
+  EXPECT_TRUE(table["last_error"].is_null());
+  const std::string scrape = metrics.RenderPrometheus();
+  EXPECT_NE(scrape.find(R"(floe_compactions_total{table="lake.events"} 1)"), std::string::npos) << scrape;
+  EXPECT_NE(scrape.find(R"(floe_table_data_files{table="lake.events"} 1)"), std::string::npos) << scrape;
+  EXPECT_NE(scrape.find(R"(floe_compaction_files_rewritten_total{table="lake.events"} 5)"), std::string::npos);
+  EXPECT_EQ(Ids(), Range(50));
+}
+
+TEST(MaintenanceTargets, FromTheConfigAndByName) {
+  auto config = ParseConfig(R"yaml(kafka: {bootstrap_servers: "localhost:9092"}
+warehouse: "file:///tmp/wh"
+defaults: {namespace: lake}
+topics:
+  - {name: Orders.V1, value: json}
+  - {name: clicks, value: json, formats: [iceberg, delta], maintenance: {interval: 10s}}
+  - {name: audit, value: json, formats: [delta], table: ops.audit}
+  - {pattern: "^logs\\.", value: json}
+)yaml",
+                            "floe.yaml");
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  const auto targets = TargetsFor(*config, {"logs.app", "clicks", "logs.db"});
+  ASSERT_EQ(targets.size(), 5u);
+  EXPECT_EQ(targets[0].table_name, "lake.orders_v1");
+  EXPECT_TRUE(targets[0].iceberg && !targets[0].delta);
+  EXPECT_EQ(targets[1].table_name, "lake.clicks");
+  EXPECT_TRUE(targets[1].iceberg && targets[1].delta);
+  EXPECT_EQ(targets[1].settings.interval, std::chrono::seconds(10));
+  EXPECT_EQ(targets[2].table_name, "ops.audit");
+  EXPECT_EQ(targets[2].delta_location, "file:///tmp/wh/ops/audit");
+  EXPECT_EQ(targets[3].table_name, "lake.logs_app");  // pattern entries: the topics met
+  EXPECT_EQ(targets[4].table_name, "lake.logs_db");
+
+  EXPECT_EQ(TargetNamed(*config, "Orders.V1")->table_name, "lake.orders_v1");  // a topic
+  EXPECT_EQ(TargetNamed(*config, "lake.clicks")->table_name, "lake.clicks");   // a table
+  EXPECT_EQ(TargetNamed(*config, "orders_v1")->table_name, "lake.orders_v1");  // bare, in the namespace
+  EXPECT_EQ(TargetNamed(*config, "logs.web")->table_name, "lake.logs_web");    // a pattern's topic
+  auto unknown = TargetNamed(*config, "nosuch");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(unknown.status().message().find("lake.orders_v1, lake.clicks, ops.audit"), std::string::npos)
+      << unknown.status().message();
+}
+
+}  // namespace
+}  // namespace floe::maintenance
