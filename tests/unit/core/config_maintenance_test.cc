@@ -85,7 +85,7 @@ topics:
       snapshot_retention: 3
 )yaml");
   ASSERT_FALSE(c.ok());
-  const std::string& m = c.status().message();
+  const std::string m = c.status().message();
   EXPECT_NE(m.find("maintenance.interval: must be at least 1s"), std::string::npos) << m;
   EXPECT_NE(m.find("maintenance.orphan_age: must be at least 1h"), std::string::npos) << m;
   EXPECT_NE(m.find("maintenance.min_snapshots: must be between 1"), std::string::npos) << m;
