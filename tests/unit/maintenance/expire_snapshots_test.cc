@@ -7,7 +7,6 @@
 
 #include <set>
 
-#include "floe/maintenance/compaction.h"
 #include "iceberg_test_table.h"
 
 namespace floe::maintenance {
@@ -64,12 +63,7 @@ TEST_F(Expiry, KeepsTheNewestMinSnapshotsAndDeletesTheRestsFiles) {
 }
 
 TEST_F(Expiry, DeletesDataFilesAndManifestsOnlyExpiredSnapshotsReach) {
-  for (int k = 0; k < 5; ++k) ASSERT_TRUE(Append(k * 10, 10).ok());
-  const auto small_files = iceberg::LiveDataFiles(Load().metadata);
-  ASSERT_TRUE(small_files.ok());
-  CompactionOptions compaction;
-  compaction.target_rows = 1000;
-  ASSERT_TRUE(CompactTable(*catalog_, id_, compaction).ok());
+  const auto small_files = AppendAndCompact(5);
   ASSERT_TRUE(Append(50, 10).ok());  // the head: snapshot 7, after the replace
 
   auto report = ExpireSnapshots(*catalog_, id_, Later(2));
@@ -81,28 +75,24 @@ TEST_F(Expiry, DeletesDataFilesAndManifestsOnlyExpiredSnapshotsReach) {
   // so the originals are in no kept snapshot's list.
   EXPECT_EQ(report->deleted.manifests, 5u);
   EXPECT_GT(report->deleted.bytes, 0);
-  for (const auto& f : *small_files) EXPECT_FALSE(fs::exists(LocalPath(f.file_path))) << f.file_path;
+  for (const auto& f : small_files) EXPECT_FALSE(fs::exists(LocalPath(f.file_path))) << f.file_path;
   EXPECT_EQ(Ids(), Range(60));
   ExpectReferencedFilesExist();
 }
 
 TEST_F(Expiry, SparesDataFilesAnotherFormatsLogStillReferences) {
-  for (int k = 0; k < 3; ++k) ASSERT_TRUE(Append(k * 10, 10).ok());
-  const auto small_files = iceberg::LiveDataFiles(Load().metadata);
-  ASSERT_TRUE(small_files.ok());
-  CompactionOptions compaction;
-  compaction.target_rows = 1000;
-  ASSERT_TRUE(CompactTable(*catalog_, id_, compaction).ok());
+  const auto small_files = AppendAndCompact(3);
+  ASSERT_EQ(small_files.size(), 3u);
   auto options = Later(1);
   const std::string location = Load().metadata.location;
   // One as the Delta log names it (relative to the table), one as an absolute URI.
-  options.extra_live_paths = {(*small_files)[0].file_path.substr(location.size() + 1), (*small_files)[1].file_path};
+  options.extra_live_paths = {small_files[0].file_path.substr(location.size() + 1), small_files[1].file_path};
   auto report = ExpireSnapshots(*catalog_, id_, options);
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   EXPECT_EQ(report->deleted.data_files, 1u);
-  EXPECT_TRUE(fs::exists(LocalPath((*small_files)[0].file_path)));
-  EXPECT_TRUE(fs::exists(LocalPath((*small_files)[1].file_path)));
-  EXPECT_FALSE(fs::exists(LocalPath((*small_files)[2].file_path)));
+  EXPECT_TRUE(fs::exists(LocalPath(small_files[0].file_path)));
+  EXPECT_TRUE(fs::exists(LocalPath(small_files[1].file_path)));
+  EXPECT_FALSE(fs::exists(LocalPath(small_files[2].file_path)));
 }
 
 TEST_F(Expiry, KeepsEverySnapshotYoungerThanTheRetention) {
@@ -159,10 +149,7 @@ TEST_F(Expiry, KeepsSnapshotsBranchesAndTagsPointAt) {
 }
 
 TEST_F(Expiry, DryRunPlansWithoutChangingAnything) {
-  for (int k = 0; k < 5; ++k) ASSERT_TRUE(Append(k * 10, 10).ok());
-  CompactionOptions compaction;
-  compaction.target_rows = 1000;
-  ASSERT_TRUE(CompactTable(*catalog_, id_, compaction).ok());
+  AppendAndCompact(5);
   const std::string location = Load().metadata_location;
   const auto disk = FilesOnDisk();
   auto options = Later(1);

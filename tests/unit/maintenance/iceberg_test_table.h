@@ -26,6 +26,7 @@
 #include "floe/iceberg/parquet_metrics.h"
 #include "floe/iceberg/reachable_files.h"
 #include "floe/iceberg/table_scan.h"
+#include "floe/maintenance/compaction.h"
 #include "floe/schema/arrow_schema.h"
 #include "floe/storage/file_io.h"
 #include "support/temp_dir.h"
@@ -154,6 +155,20 @@ class IcebergTestTable : public ::testing::Test {
     if (offsets) append.summary["floe.offsets"] = R"({"t":{"0":)" + std::to_string(first + rows) + "}}";
     FLOE_ASSIGN_OR_RETURN(auto commit, iceberg::PrepareFastAppend(table.metadata, append));
     return catalog_->CommitTable({id_, commit.requirements, commit.updates}).status();
+  }
+
+  // `appends` appends of 10 rows each (ids 0 to 10 * appends - 1), then a compaction that
+  // merges them into one file (a "replace" snapshot). Returns the small files it replaced,
+  // which only the appends' snapshots still read.
+  std::vector<iceberg::DataFile> AppendAndCompact(int appends) {
+    for (int k = 0; k < appends; ++k) EXPECT_TRUE(Append(k * 10, 10).ok());
+    auto small_files = iceberg::LiveDataFiles(Load().metadata);
+    EXPECT_TRUE(small_files.ok()) << small_files.status().ToString();
+    CompactionOptions compaction;
+    compaction.target_rows = 1000;
+    auto compacted = CompactTable(*catalog_, id_, compaction);
+    EXPECT_TRUE(compacted.ok()) << compacted.status().ToString();
+    return small_files.ok() ? *small_files : std::vector<iceberg::DataFile>{};
   }
 
   // Every id of a snapshot's live files (default: the current one), sorted.

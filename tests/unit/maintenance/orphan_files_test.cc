@@ -8,7 +8,6 @@
 #include <fstream>
 #include <set>
 
-#include "floe/maintenance/compaction.h"
 #include "floe/maintenance/expire_snapshots.h"
 #include "iceberg_test_table.h"
 
@@ -71,17 +70,12 @@ TEST_F(Orphans, RemovesOldUnreferencedFilesOnly) {
 }
 
 TEST_F(Orphans, KeepsFilesOfEverySnapshotAndRemovesWhatExpiryLeftBehind) {
-  for (int k = 0; k < 5; ++k) ASSERT_TRUE(Append(k * 10, 10).ok());
-  const auto small_files = iceberg::LiveDataFiles(Load().metadata);
-  ASSERT_TRUE(small_files.ok());
-  CompactionOptions compaction;
-  compaction.target_rows = 1000;
-  ASSERT_TRUE(CompactTable(*catalog_, id_, compaction).ok());
+  const auto small_files = AppendAndCompact(5);
   // Older snapshots still read the small files: nothing is an orphan.
   auto first = RemoveOrphanFiles(*catalog_, id_, Later());
   ASSERT_TRUE(first.ok()) << first.status().ToString();
   EXPECT_TRUE(first->orphans.empty());
-  for (const auto& f : *small_files) EXPECT_TRUE(fs::exists(LocalPath(f.file_path)));
+  for (const auto& f : small_files) EXPECT_TRUE(fs::exists(LocalPath(f.file_path)));
 
   // An expiry whose deletes never ran (a crash after its commit): the orphan pass removes them.
   ExpiryOptions expiry;
@@ -98,7 +92,7 @@ TEST_F(Orphans, KeepsFilesOfEverySnapshotAndRemovesWhatExpiryLeftBehind) {
   auto second = RemoveOrphanFiles(*catalog_, id_, Later());
   ASSERT_TRUE(second.ok()) << second.status().ToString();
   EXPECT_EQ(Paths(second->orphans), Paths(plan->deleted_paths));
-  for (const auto& f : *small_files) EXPECT_FALSE(fs::exists(LocalPath(f.file_path)));
+  for (const auto& f : small_files) EXPECT_FALSE(fs::exists(LocalPath(f.file_path)));
   ExpectReferencedFilesExist();
   EXPECT_EQ(Ids().size(), 50u);
 }
@@ -132,10 +126,7 @@ TEST_F(OrphansWithAShortMetadataLog, RemovesMetadataFilesThatFellOffTheLog) {
 }
 
 TEST_F(Orphans, ReportsEveryFileTheMetadataReferences) {
-  for (int k = 0; k < 3; ++k) ASSERT_TRUE(Append(k * 10, 10).ok());
-  CompactionOptions compaction;
-  compaction.target_rows = 1000;
-  ASSERT_TRUE(CompactTable(*catalog_, id_, compaction).ok());
+  AppendAndCompact(3);
   auto files = IcebergReferencedFiles(*catalog_, id_);
   ASSERT_TRUE(files.ok()) << files.status().ToString();
   const auto expected = ReferencedFiles();
