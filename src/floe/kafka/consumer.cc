@@ -148,18 +148,10 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
   // The first failure since the last call, or OK; clears it.
   Status TakeError() { return std::exchange(error_, Status::OK()); }
   bool assigned_once() const { return assigned_once_; }
-  // The coordinator answered a group-offset commit with "rebalance in progress" less than 60 s
-  // ago, and no rebalance callback has run since: the group is between generations. (The limit:
-  // should that answer arrive after the rebalance ended, commits resume a minute later.)
-  bool rebalance_pending() const {
-    const std::int64_t since = rebalance_pending_since_ms_.load();
-    return since != 0 && NowMs() - since < 60'000;
-  }
 
   void rebalance_cb(RdKafka::KafkaConsumer* consumer, RdKafka::ErrorCode err,
                     std::vector<RdKafka::TopicPartition*>& partitions) override {
     const bool cooperative = consumer->rebalance_protocol() == "COOPERATIVE";
-    rebalance_pending_since_ms_ = 0;  // every rebalance ends in an assign call, empty or not
     switch (err) {
       case RdKafka::ERR__ASSIGN_PARTITIONS: return Assign(*consumer, partitions, cooperative);
       case RdKafka::ERR__REVOKE_PARTITIONS: return Revoke(*consumer, partitions, cooperative);
@@ -170,11 +162,6 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
   void offset_commit_cb(RdKafka::ErrorCode err, std::vector<RdKafka::TopicPartition*>& offsets) override {
     // ERR__NO_OFFSET: there was nothing new to commit, which is not a failure.
     if (err == RdKafka::ERR_NO_ERROR || err == RdKafka::ERR__NO_OFFSET) return;
-    if (err == RdKafka::ERR_REBALANCE_IN_PROGRESS) {
-      rebalance_pending_since_ms_ = NowMs();  // see Consumer::CommitOffsets
-      spdlog::info("kafka: not committing group offsets while the group rebalances");
-      return;
-    }
     // Group offsets only feed lag monitoring, so a failed commit is worth a warning, not an error.
     spdlog::warn("kafka: committing group offsets for {} failed: {}", Describe(FromRdKafka(offsets), true),
                  RdKafka::err2str(err));
@@ -262,11 +249,6 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
   RebalanceListener* listener_ = nullptr;
   Status error_;
   bool assigned_once_ = false;
-  static std::int64_t NowMs() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-  }
-  std::atomic<std::int64_t> rebalance_pending_since_ms_{0};  // 0: none; offset_commit_cb may run in Close() too
   mutable std::mutex mutex_;  // security_failure_, outage_: errors may also be served in Close() and metadata calls;
                               // outage_ is read by the /status thread
   std::string security_failure_;
@@ -322,7 +304,10 @@ Result<std::unique_ptr<RdKafka::Conf>> BuildConf(const ConsumerOptions& options)
   std::map<std::string, std::string> settings = {
       {"bootstrap.servers", options.bootstrap_servers},
       {"group.id", options.group_id},
-      {"enable.auto.commit", "false"},        // the table, not Kafka, is the source of truth
+      // The table, not Kafka, is the source of truth; group offsets are for lag tools only.
+      // Floe stores them (CommitOffsets) and librdkafka's auto-commit sends them: its timer
+      // skips commits while the group rebalances, which a commit of Floe's own could not know.
+      {"enable.auto.commit", "true"},
       {"enable.auto.offset.store", "false"},
       {"auto.offset.reset", "earliest"},
       {"enable.partition.eof", "false"},
@@ -339,6 +324,12 @@ Result<std::unique_ptr<RdKafka::Conf>> BuildConf(const ConsumerOptions& options)
       // rebalance; docs/reliability.md explains the trade-off.
       {"session.timeout.ms", "10000"},
       {"heartbeat.interval.ms", "1000"},
+      // The broker returns a record batch larger than fetch.max.bytes whole (so consumers make
+      // progress), but librdkafka refuses any response over receive.message.max.bytes (default
+      // 100 MB) and fetches it again for ever: a topic allowing 100 MiB records would stall
+      // every partition on that broker. Up to 1 GiB is fetched; max_record_size then decides
+      // (pipeline/record_limits.h).
+      {"receive.message.max.bytes", "1073741824"},
   };
   if (!options.instance_id.empty()) settings["group.instance.id"] = options.instance_id;
   for (const auto& [k, v] : options.properties) settings[k] = v;
@@ -448,16 +439,15 @@ Status Consumer::Seek(const TopicPartition& tp, std::chrono::milliseconds timeou
 
 Status Consumer::CommitOffsets(const std::vector<TopicPartition>& partitions) {
   FLOE_RETURN_IF_ERROR(CheckOpen("CommitOffsets"));
-  // Nothing to commit: no round trip to the group coordinator.
   if (partitions.empty()) return Status::OK();
-  // While the group rebalances, a commit that reaches the coordinator after it moved to the next
-  // generation fails with ILLEGAL_GENERATION, and librdkafka before 2.10 (#4059) then drops the
-  // whole assignment as lost: this worker would stop reading its own partitions until the
-  // rebalance ends (a dead member's session timeout). Group offsets only feed lag monitoring,
-  // so they wait for the next commit after the rebalance.
-  if (callbacks_->rebalance_pending()) return Status::OK();
   PartitionList list(partitions);
-  return FromCode(consumer_->commitAsync(list.get()), "offset commit");
+  // Stored for librdkafka's auto-commit, not committed here. A commit sent while this member's
+  // JoinGroup is pending waits behind it on the coordinator's connection and is answered
+  // ILLEGAL_GENERATION once the rebalance bumped the generation; librdkafka before 2.10 then
+  // drops the whole assignment as lost (#4059): the surviving worker of a rebalance would lose
+  // its own partitions. The auto-commit timer commits only in a steady group (and on revoke).
+  FLOE_RETURN_IF_ERROR(FromCode(consumer_->offsets_store(list.get()), "offset store"));
+  return FirstPartitionError(list.get(), "offset store");
 }
 
 std::vector<TopicPartition> Consumer::Assignment() const {

@@ -78,9 +78,11 @@ class Consumer final : public GroupConsumer {
   // Moves an assigned partition's fetch position to tp.offset (records already fetched are
   // dropped).
   Status Seek(const TopicPartition& tp, std::chrono::milliseconds timeout) override;
-  // Commits group offsets (tp.offset = next offset to read), asynchronously. For lag
-  // monitoring only: Floe's tables are the source of truth. A failed commit is logged when a
-  // later Poll() learns of it; it is not an error of this call.
+  // Group offsets (tp.offset = next offset to read), for lag monitoring only: Floe's tables are
+  // the source of truth. Stored here and committed by librdkafka's auto-commit (every
+  // auto.commit.interval.ms, on revoke and on close), which never commits while the group
+  // rebalances. A failed commit is logged; it is not an error of this call. A partition no
+  // longer assigned cannot be stored (an error, harmless).
   Status CommitOffsets(const std::vector<TopicPartition>& partitions) override;
   // The current assignment (offset field unspecified).
   std::vector<TopicPartition> Assignment() const override;
