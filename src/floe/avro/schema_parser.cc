@@ -14,6 +14,7 @@
 
 #include "floe/avro/schema.h"
 #include "floe/core/edit_distance.h"
+#include "floe/core/json_depth.h"
 
 namespace floe::avro {
 namespace {
@@ -428,6 +429,7 @@ class SchemaParser {
 }  // namespace
 
 Result<NodePtr> ParseSchema(std::string_view json) {
+  FLOE_RETURN_IF_ERROR(CheckJsonDepth(json, "Avro schema"));
   Json j;
   try {
     j = Json::parse(json.begin(), json.end());

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "floe/core/json_depth.h"
 #include "floe/delta/schema_json_internal.h"
 
 namespace floe::delta {
@@ -107,8 +108,9 @@ Status ApplyCommitFile(TableState& state, const std::string& text, const std::st
   while (std::getline(lines, line)) {
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    Json action = Json::parse(line, nullptr, /*allow_exceptions=*/false);
     const std::string at = where + " line " + std::to_string(number);
+    if (auto deep = CheckJsonDepth(line, "the action"); !deep.ok()) return Bad(at, deep.message());
+    Json action = Json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (action.is_discarded()) return Bad(at, "not valid JSON");
     FLOE_RETURN_IF_ERROR(ApplyAction(state, action, at));
   }

@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "floe/core/json_depth.h"
 #include "floe/delta/log_store_internal.h"
 #include "floe/delta/schema_json_internal.h"
 
@@ -30,6 +31,7 @@ Result<CommitSummary> Summarize(std::int64_t version, const std::string& text, c
   std::string line;
   while (std::getline(lines, line)) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    FLOE_RETURN_IF_ERROR(CheckJsonDepth(line, name));
     auto action = nlohmann::json::parse(line, nullptr, false);
     if (!action.is_object()) return Status::InvalidArgument(name + ": a line is not a JSON object");
     if (auto it = action.find("commitInfo"); it != action.end() && it->is_object()) {

@@ -4,6 +4,7 @@
 
 #include <regex>
 
+#include "floe/core/json_depth.h"
 #include "floe/schema/arrow_schema.h"
 
 namespace floe::delta {
@@ -230,6 +231,7 @@ Result<std::string> ToSchemaString(const schema::Schema& schema, bool column_map
 }
 
 Result<schema::Schema> ParseSchemaString(const std::string& text) {
+  FLOE_RETURN_IF_ERROR(CheckJsonDepth(text, "schemaString"));
   Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) return Status::InvalidArgument("schemaString is not a JSON object");
   Parser parser;

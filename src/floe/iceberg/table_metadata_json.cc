@@ -5,6 +5,7 @@
 #include <exception>
 #include <utility>
 
+#include "floe/core/json_depth.h"
 #include "floe/iceberg/table_metadata.h"
 #include "floe/iceberg/table_metadata_json.h"
 #include "floe/schema/json.h"
@@ -72,6 +73,7 @@ Status ParseStatistics(const json& j, std::string_view key, std::vector<Statisti
 }  // namespace
 
 Result<nlohmann::json> ParseJsonText(std::string_view text, std::string_view what) {
+  FLOE_RETURN_IF_ERROR(CheckJsonDepth(text, what));
   try {
     return json::parse(text.begin(), text.end());
   } catch (const std::exception& e) {

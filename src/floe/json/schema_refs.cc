@@ -1,5 +1,6 @@
 #include <charconv>
 
+#include "floe/core/json_depth.h"
 #include "floe/json/schema_refs_internal.h"
 
 namespace floe::json::internal {
@@ -48,6 +49,7 @@ std::string Child(const std::string& pointer, const std::string& token) {
 }
 
 Result<SchemaJson> ParseSchema(std::string_view text, const std::string& what) {
+  FLOE_RETURN_IF_ERROR(CheckJsonDepth(text, what));
   try {  // nlohmann reports where the text breaks only through its exception
     return SchemaJson::parse(text);
   } catch (const SchemaJson::exception& e) {

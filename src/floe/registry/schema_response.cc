@@ -5,6 +5,8 @@
 #include <limits>
 #include <optional>
 
+#include "floe/core/json_depth.h"
+
 namespace floe::registry {
 namespace {
 
@@ -43,6 +45,7 @@ Result<SchemaType> ParseSchemaType(const json& j) {
 }  // namespace
 
 std::string RegistryMessage(const std::string& body) {
+  if (!CheckJsonDepth(body, "").ok()) return body.substr(0, 200);
   auto j = json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (j.is_object() && j.contains("message") && j["message"].is_string()) {
     return j["message"].get<std::string>();
@@ -51,6 +54,7 @@ std::string RegistryMessage(const std::string& body) {
 }
 
 Result<RegisteredSchema> ParseSchemaResponse(const std::string& body, std::int32_t id) {
+  FLOE_RETURN_IF_ERROR(CheckJsonDepth(body, "schema registry answer"));
   auto j = json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string()) {
     return Status::InvalidArgument("schema registry answered with an unexpected body: " + body.substr(0, 200));
