@@ -54,6 +54,8 @@ int CatalogServe(const CatalogServeOptions& options) {
   server::HttpServerOptions http;
   http.host = listen.substr(0, colon);
   http.port = std::stoi(listen.substr(colon + 1));
+  http.max_body_bytes = static_cast<std::size_t>(config->catalog.max_request_size);
+  http.request_timeout = config->catalog.request_timeout;
   if (config->catalog.tls) {
     http.tls_cert_file = config->catalog.tls->cert_file;
     http.tls_key_file = config->catalog.tls->key_file;

@@ -59,6 +59,8 @@ Status StartCatalogServer(const FloeConfig& config, Servers& servers) {
   FLOE_ASSIGN_OR_RETURN(auto uri, DefaultCatalogUri(config));
   FLOE_ASSIGN_OR_RETURN(servers.served_catalog, catalog::IcebergCatalog::Open(uri, config.warehouse));
   FLOE_ASSIGN_OR_RETURN(auto http, ListenOptions(config.catalog.listen, config.catalog.tls));
+  http.max_body_bytes = static_cast<std::size_t>(config.catalog.max_request_size);
+  http.request_timeout = config.catalog.request_timeout;
   servers.catalog_server = std::make_unique<server::HttpServer>(http);
   server::AddRestCatalogRoutes(*servers.catalog_server, *servers.served_catalog, ServedCatalogOptions(config));
   FLOE_RETURN_IF_ERROR(servers.catalog_server->Start());

@@ -112,6 +112,11 @@ struct CatalogConfig {
   // The served catalog (catalog.listen, `floe catalog serve`): HTTPS, and OAuth2 clients.
   std::optional<ServerTlsConfig> tls;
   std::optional<CatalogAuthConfig> auth;
+  // The served catalog's guards against hostile clients (docs/security.md, "Hostile input"):
+  // a larger request body is answered 413; a client that has not sent a whole request this
+  // long after its connection was picked up (or after the previous answer) is disconnected.
+  std::int64_t max_request_size = 16LL << 20;
+  std::chrono::milliseconds request_timeout{30'000};
 };
 
 struct AdminConfig {

@@ -3,6 +3,7 @@
 #include <regex>
 
 #include "floe/core/config_reader_internal.h"
+#include "floe/core/units.h"
 
 namespace floe::config_internal {
 namespace {
@@ -136,7 +137,7 @@ void ReadCatalog(ConfigReader& r, const YAML::Node& cat, const StorageConfig& st
   if (!cat.IsDefined() || cat.IsNull()) return;
   if (!r.ExpectMap(cat, "catalog", [] {
         std::vector<std::string> keys = {"type", "uri", "listen", "token", "vend_credentials", "unity_catalog", "tls",
-                                         "auth"};
+                                         "auth", "max_request_size", "request_timeout"};
         keys.insert(keys.end(), kGlueKeys.begin(), kGlueKeys.end());
         keys.insert(keys.end(), kRestKeys.begin(), kRestKeys.end());
         return keys;
@@ -165,6 +166,12 @@ void ReadCatalog(ConfigReader& r, const YAML::Node& cat, const StorageConfig& st
   }
   ReadServerTls(r, cat, "catalog", c.tls);
   ReadCatalogAuth(r, cat, c.auth);
+  if (auto v = r.Parsed<std::int64_t>(cat, "catalog", "max_request_size", ParseByteSize)) c.max_request_size = *v;
+  if (c.max_request_size < 1024) r.Error(cat["max_request_size"], "catalog.max_request_size", "must be at least 1KiB");
+  if (auto v = r.Parsed<std::chrono::milliseconds>(cat, "catalog", "request_timeout", ParseDuration)) c.request_timeout = *v;
+  if (c.request_timeout < std::chrono::milliseconds(100)) {
+    r.Error(cat["request_timeout"], "catalog.request_timeout", "must be at least 100ms");
+  }
 }
 
 void CheckCatalogNames(ConfigReader& r, const YAML::Node& root, const FloeConfig& c) {

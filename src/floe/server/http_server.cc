@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <regex>
 #include <thread>
 
 #include "floe/core/percent_encoding.h"
+#include "floe/server/request_deadlines_internal.h"
 
 namespace floe::server {
 namespace {
@@ -21,9 +23,18 @@ std::string Lower(std::string s) {
 
 // Iceberg's ErrorModel; the message may quote raw request bytes, so invalid UTF-8 is replaced
 // rather than thrown on.
+std::string ErrorBody(int code, const std::string& type, const std::string& message) {
+  const nlohmann::json body = {{"error", {{"message", message}, {"type", type}, {"code", code}}}};
+  return body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string TooLargeBody(std::size_t max) {
+  return ErrorBody(413, "RequestEntityTooLargeException",
+                   "request body is larger than the limit of " + std::to_string(max) + " bytes");
+}
+
 HttpResponse BadRequest(const std::string& message) {
-  const nlohmann::json body = {{"error", {{"message", message}, {"type", "BadRequestException"}, {"code", 400}}}};
-  return {400, "application/json", body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), {}};
+  return {400, "application/json", ErrorBody(400, "BadRequestException", message), {}};
 }
 
 struct RouteEntry {
@@ -51,7 +62,9 @@ std::unique_ptr<httplib::Server> MakeServer(const HttpServerOptions& options) {
 }
 
 struct HttpServer::Impl {
-  explicit Impl(const HttpServerOptions& options) : owned(MakeServer(options)), server(*owned) {}
+  explicit Impl(const HttpServerOptions& options)
+      : deadlines(options.request_timeout), owned(MakeServer(options)), server(*owned) {}
+  RequestDeadlines deadlines;  // outlives the server, whose task queue uses it
   std::unique_ptr<httplib::Server> owned;
   httplib::Server& server;
   std::vector<RouteEntry> routes;
@@ -122,10 +135,33 @@ Status HttpServer::Start() {
   }
   impl->server.set_payload_max_length(options_.max_body_bytes);
   impl->server.set_tcp_nodelay(true);
+  // httplib's own timeouts bound each read and write and an idle keep-alive connection; the
+  // whole request is bounded by the deadlines (request_deadlines_internal.h).
+  const auto io_timeout = std::min<std::chrono::milliseconds>(options_.request_timeout, std::chrono::seconds(5));
+  impl->server.set_read_timeout(io_timeout);
+  impl->server.set_write_timeout(io_timeout);
+  impl->server.set_keep_alive_timeout(
+      std::max<time_t>(1, std::chrono::duration_cast<std::chrono::seconds>(io_timeout).count()));
   const int threads = options_.threads;
-  impl->server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
+  impl->server.new_task_queue = [this, impl, threads] { return impl->deadlines.NewTaskQueue(port_, threads); };
+  // Answers httplib makes itself (413 for a body over max_body_bytes, 400 for a request it
+  // cannot parse, 414 for a long URI) get the Iceberg ErrorModel too.
+  impl->server.set_error_handler(httplib::Server::HandlerWithResponse(
+      [max = options_.max_body_bytes](const httplib::Request&, httplib::Response& res) {
+    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+    if (res.status == 413) {
+      res.set_content(TooLargeBody(max),
+                      "application/json");
+    } else {
+      res.set_content(ErrorBody(res.status, res.status < 500 ? "BadRequestException" : "InternalServerError",
+                                "the request is not valid HTTP or exceeds a limit (HTTP " + std::to_string(res.status) + ")"),
+                      "application/json");
+    }
+    return httplib::Server::HandlerResponse::Handled;
+  }));
   // One catch-all per method: routing happens in Dispatch against the raw (undecoded) path.
-  auto handle = [impl](const httplib::Request& req, httplib::Response& res) {
+  auto serve = [impl](const httplib::Request& req, std::string body, httplib::Response& res) {
+    impl->deadlines.Handling();
     HttpRequest request;
     request.method = req.method;
     std::string target = req.target;
@@ -133,18 +169,44 @@ Status HttpServer::Start() {
     request.path = q == std::string::npos ? target : target.substr(0, q);
     for (const auto& [k, v] : req.params) request.query.emplace(k, v);
     for (const auto& [k, v] : req.headers) request.headers.emplace(Lower(k), v);
-    request.body = req.body;
+    request.body = std::move(body);
     HttpResponse response = impl->Dispatch(request);
     res.status = response.status;
     for (const auto& [k, v] : response.headers) res.set_header(k, v);
     if (!response.body.empty() || !response.content_type.empty()) {
       res.set_content(response.body, response.content_type.c_str());
     }
+    impl->deadlines.Handled();
+  };
+  auto handle = [serve](const httplib::Request& req, httplib::Response& res) { serve(req, req.body, res); };
+  // Bodies are read here rather than by httplib: it checks max_body_bytes against a declared
+  // Content-Length only, and would read a chunked body of any size into memory.
+  auto handle_body = [serve, max = options_.max_body_bytes](const httplib::Request& req, httplib::Response& res,
+                                                            const httplib::ContentReader& read) {
+    std::string body;
+    bool too_large = std::strtoull(req.get_header_value("Content-Length").c_str(), nullptr, 10) > max;
+    const bool complete = !too_large && read([&](const char* data, std::size_t size) {
+      if (body.size() + size > max) {
+        too_large = true;
+        return false;  // stops reading: the rest of the body is never buffered
+      }
+      body.append(data, size);
+      return true;
+    });
+    if (too_large || !complete) {
+      res.status = too_large ? 413 : 400;
+      res.set_header("Connection", "close");  // the unread rest of the body cannot start a request
+      res.set_content(too_large ? TooLargeBody(max)
+                                : ErrorBody(400, "BadRequestException", "the request body was cut short"),
+                      "application/json");
+      return;
+    }
+    serve(req, std::move(body), res);
   };
   const std::string any = ".*";
   impl->server.Get(any, handle);
-  impl->server.Post(any, handle);
-  impl->server.Put(any, handle);
+  impl->server.Post(any, handle_body);
+  impl->server.Put(any, handle_body);
   impl->server.Delete(any, handle);
   impl->server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
     res.status = 500;

@@ -2,6 +2,7 @@
 // A small HTTP server facade: routes of (method, regex) to handlers over plain structs, so
 // that the HTTP library (cpp-httplib) stays inside http_server.cc and the REST catalog,
 // admin API and /metrics are testable without it.
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -38,8 +39,11 @@ using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
 struct HttpServerOptions {
   std::string host = "127.0.0.1";
   int port = 0;  // 0 = any free port (see HttpServer::port())
-  std::size_t max_body_bytes = 16 << 20;
+  std::size_t max_body_bytes = 16 << 20;  // a larger body is answered 413
   int threads = 8;
+  // A connection must send each whole request (headers and body) within this long from when a
+  // thread picks it up or from the previous answer, else it is closed (request_deadlines_internal.h).
+  std::chrono::milliseconds request_timeout{30'000};
   // HTTPS with this PEM certificate (chain) and key; both empty: plain HTTP.
   std::string tls_cert_file;
   std::string tls_key_file;

@@ -9,6 +9,7 @@
 #include "floe/schema/json.h"
 #include "floe/server/rest_catalog_auth.h"
 #include "floe/server/rest_errors_internal.h"
+#include "floe/server/rest_locations_internal.h"
 #include "floe/server/rest_requests_internal.h"
 
 namespace floe::server {
@@ -28,48 +29,6 @@ json LoadTableResult(const catalog::LoadedTable& t, const std::map<std::string, 
   json out = {{"metadata", metadata}, {"config", json(config)}};
   if (!t.metadata_location.empty()) out["metadata-location"] = t.metadata_location;
   return out;
-}
-
-// REST clients send "unbound" specs and sort orders: field ids and spec/order ids may be
-// missing. Fill them in the way the spec assigns them (partition fields from 1000).
-json BindSpecJson(json spec) {
-  if (!spec.contains("spec-id")) spec["spec-id"] = 0;
-  int next = 1000;
-  if (spec.contains("fields") && spec["fields"].is_array()) {
-    for (auto& f : spec["fields"]) {
-      if (f.is_object() && !f.contains("field-id")) f["field-id"] = next;
-      if (f.is_object() && f["field-id"].is_number_integer()) next = std::max(next, f["field-id"].get<int>() + 1);
-    }
-  }
-  return spec;
-}
-
-json BindSortOrderJson(json order) {
-  if (!order.contains("order-id")) {
-    const bool empty = !order.contains("fields") || !order["fields"].is_array() || order["fields"].empty();
-    order["order-id"] = empty ? 0 : 1;
-  }
-  return order;
-}
-
-Result<catalog::TableChange> ChangeFromJson(const json& body, TableIdentifier id) {
-  catalog::TableChange change;
-  change.id = std::move(id);
-  if (body.contains("requirements")) {
-    if (!body["requirements"].is_array()) return Status::InvalidArgument("requirements must be an array");
-    for (const auto& r : body["requirements"]) {
-      FLOE_ASSIGN_OR_RETURN(auto req, iceberg::TableRequirementFromJson(r));
-      change.requirements.push_back(std::move(req));
-    }
-  }
-  if (body.contains("updates")) {
-    if (!body["updates"].is_array()) return Status::InvalidArgument("updates must be an array");
-    for (const auto& u : body["updates"]) {
-      FLOE_ASSIGN_OR_RETURN(auto update, iceberg::TableUpdateFromJson(u));
-      change.updates.push_back(std::move(update));
-    }
-  }
-  return change;
 }
 
 class Routes {
@@ -116,16 +75,12 @@ class Routes {
   }
 
   HttpResponse CreateNamespace(const HttpRequest& req) {
-    auto body = ParseBody(req);
-    if (!body.ok()) return ErrorFromStatus(body.status());
-    auto ns = NamespaceFromJson((*body)["namespace"]);
-    if (!ns.ok()) return ErrorFromStatus(ns.status());
-    auto props = StringMap(body->value("properties", json::object()), "properties");
-    if (!props.ok()) return ErrorFromStatus(props.status());
-    if (auto st = catalog_.pointers().CreateNamespace(*ns, *props); !st.ok()) {
+    auto request = ParseCreateNamespaceRequest(req);
+    if (!request.ok()) return ErrorFromStatus(request.status());
+    if (auto st = catalog_.pointers().CreateNamespace(request->ns, request->properties); !st.ok()) {
       return ErrorFromStatus(st, "NoSuchNamespaceException", "AlreadyExistsException");
     }
-    return JsonResponse(200, json({{"namespace", NamespaceJson(*ns)}, {"properties", *props}}).dump());
+    return JsonResponse(200, json({{"namespace", NamespaceJson(request->ns)}, {"properties", request->properties}}).dump());
   }
 
   HttpResponse LoadNamespace(const HttpRequest& req) {
@@ -149,33 +104,25 @@ class Routes {
   HttpResponse UpdateNamespaceProperties(const HttpRequest& req) {
     auto ns = ParseNamespacePath(req.path_params.at(0));
     if (!ns.ok()) return ErrorFromStatus(ns.status());
-    auto body = ParseBody(req);
-    if (!body.ok()) return ErrorFromStatus(body.status());
-    std::vector<std::string> removals;
-    if (body->contains("removals")) {
-      if (!(*body)["removals"].is_array()) return ErrorResponse(400, "BadRequestException", "removals must be an array");
-      for (const auto& r : (*body)["removals"]) {
-        if (!r.is_string()) return ErrorResponse(400, "BadRequestException", "removals must be strings");
-        removals.push_back(r.get<std::string>());
-      }
-    }
-    auto updates = StringMap(body->value("updates", json::object()), "updates");
-    if (!updates.ok()) return ErrorFromStatus(updates.status());
+    auto request = ParsePropertiesUpdateRequest(req);
+    if (!request.ok()) return ErrorFromStatus(request.status());
+    const std::vector<std::string>& removals = request->removals;
+    const std::map<std::string, std::string>& updates = request->updates;
     for (const auto& r : removals) {
-      if (updates->count(r)) {
+      if (updates.count(r)) {
         return ErrorResponse(422, "UnprocessableEntityException", "property '" + r + "' is both updated and removed");
       }
     }
     auto before = catalog_.pointers().LoadNamespaceProperties(*ns);
     if (!before.ok()) return ErrorFromStatus(before.status(), "NoSuchNamespaceException");
-    if (auto st = catalog_.pointers().UpdateNamespaceProperties(*ns, removals, *updates); !st.ok()) {
+    if (auto st = catalog_.pointers().UpdateNamespaceProperties(*ns, removals, updates); !st.ok()) {
       return ErrorFromStatus(st, "NoSuchNamespaceException");
     }
     json removed = json::array();
     json missing = json::array();
     for (const auto& r : removals) (before->count(r) ? removed : missing).push_back(r);
     json updated = json::array();
-    for (const auto& [k, v] : *updates) updated.push_back(k);
+    for (const auto& [k, v] : updates) updated.push_back(k);
     return JsonResponse(200, json({{"updated", updated}, {"removed", removed}, {"missing", missing}}).dump());
   }
 
@@ -192,33 +139,10 @@ class Routes {
   HttpResponse CreateTable(const HttpRequest& req) {
     auto ns = ParseNamespacePath(req.path_params.at(0));
     if (!ns.ok()) return ErrorFromStatus(ns.status());
-    auto body = ParseBody(req);
-    if (!body.ok()) return ErrorFromStatus(body.status());
-    const json& b = *body;
-    if (!b.contains("name") || !b["name"].is_string()) return ErrorResponse(400, "BadRequestException", "name is required");
-    if (!b.contains("schema")) return ErrorResponse(400, "BadRequestException", "schema is required");
-    catalog::NewTable table;
-    table.id = {*ns, b["name"].get<std::string>()};
-    if (auto st = ValidateName(table.id.name, "table"); !st.ok()) return ErrorFromStatus(st);
-    auto schema = schema::SchemaFromJson(b["schema"]);
-    if (!schema.ok()) return ErrorFromStatus(schema.status().WithContext("schema"));
-    table.schema = *schema;
-    if (b.contains("partition-spec") && !b["partition-spec"].is_null()) {
-      auto spec = schema::PartitionSpecFromJson(BindSpecJson(b["partition-spec"]));
-      if (!spec.ok()) return ErrorFromStatus(spec.status().WithContext("partition-spec"));
-      table.spec = *spec;
-    }
-    if (b.contains("write-order") && !b["write-order"].is_null()) {
-      auto order = schema::SortOrderFromJson(BindSortOrderJson(b["write-order"]));
-      if (!order.ok()) return ErrorFromStatus(order.status().WithContext("write-order"));
-      table.sort_order = *order;
-    }
-    if (b.contains("location") && b["location"].is_string()) table.location = b["location"].get<std::string>();
-    auto props = StringMap(b.value("properties", json::object()), "properties");
-    if (!props.ok()) return ErrorFromStatus(props.status());
-    table.properties = *props;
-    const bool stage = b.value("stage-create", false);
-    auto created = catalog_.CreateTable(table, stage);
+    auto request = ParseCreateTableRequest(*ns, req);
+    if (!request.ok()) return ErrorFromStatus(request.status());
+    if (auto st = CheckTableLocations(request->table, catalog_.warehouse_uri()); !st.ok()) return Forbidden(st);
+    auto created = catalog_.CreateTable(request->table, request->stage);
     if (!created.ok()) return ErrorFromStatus(created.status(), "NoSuchNamespaceException", "AlreadyExistsException");
     return JsonResponse(200, LoadTableForClient(*created).dump());
   }
@@ -257,10 +181,9 @@ class Routes {
   HttpResponse CommitTable(const HttpRequest& req) {
     auto id = PathTable(req);
     if (!id.ok()) return ErrorFromStatus(id.status());
-    auto body = ParseBody(req);
-    if (!body.ok()) return ErrorFromStatus(body.status());
-    auto change = ChangeFromJson(*body, *id);
+    auto change = ParseCommitTableRequest(*id, req);
     if (!change.ok()) return ErrorFromStatus(change.status());
+    if (auto st = CheckChangeLocations(*change, catalog_.warehouse_uri()); !st.ok()) return Forbidden(st);
     auto committed = catalog_.CommitTable(*change);
     if (!committed.ok()) {
       if (committed.status().code() == StatusCode::kNotFound) return TableNotFound(*id, committed.status());
@@ -282,15 +205,13 @@ class Routes {
   HttpResponse RegisterTable(const HttpRequest& req) {
     auto ns = ParseNamespacePath(req.path_params.at(0));
     if (!ns.ok()) return ErrorFromStatus(ns.status());
-    auto body = ParseBody(req);
-    if (!body.ok()) return ErrorFromStatus(body.status());
-    if (!body->contains("name") || !(*body)["name"].is_string() || !body->contains("metadata-location") ||
-        !(*body)["metadata-location"].is_string()) {
-      return ErrorResponse(400, "BadRequestException", "name and metadata-location are required");
+    auto request = ParseRegisterTableRequest(*ns, req);
+    if (!request.ok()) return ErrorFromStatus(request.status());
+    if (auto st = CheckInsideWarehouse(request->metadata_location, catalog_.warehouse_uri(), "metadata-location");
+        !st.ok()) {
+      return Forbidden(st);
     }
-    TableIdentifier id{*ns, (*body)["name"].get<std::string>()};
-    if (auto st = ValidateName(id.name, "table"); !st.ok()) return ErrorFromStatus(st);
-    auto table = catalog_.RegisterTable(id, (*body)["metadata-location"].get<std::string>());
+    auto table = catalog_.RegisterTable(request->id, request->metadata_location);
     if (!table.ok()) return ErrorFromStatus(table.status(), "NoSuchNamespaceException", "AlreadyExistsException");
     return JsonResponse(200, LoadTableForClient(*table).dump());
   }
@@ -316,20 +237,12 @@ class Routes {
   }
 
   HttpResponse CommitTransaction(const HttpRequest& req) {
-    auto body = ParseBody(req);
-    if (!body.ok()) return ErrorFromStatus(body.status());
-    if (!body->contains("table-changes") || !(*body)["table-changes"].is_array()) {
-      return ErrorResponse(400, "BadRequestException", "table-changes must be an array");
+    auto changes = ParseCommitTransactionRequest(req);
+    if (!changes.ok()) return ErrorFromStatus(changes.status());
+    for (const auto& change : *changes) {
+      if (auto st = CheckChangeLocations(change, catalog_.warehouse_uri()); !st.ok()) return Forbidden(st);
     }
-    std::vector<catalog::TableChange> changes;
-    for (const auto& c : (*body)["table-changes"]) {
-      auto id = IdentifierFromJson(c.value("identifier", json()));
-      if (!id.ok()) return ErrorFromStatus(id.status().WithContext("identifier"));
-      auto change = ChangeFromJson(c, *id);
-      if (!change.ok()) return ErrorFromStatus(change.status());
-      changes.push_back(std::move(*change));
-    }
-    if (auto st = catalog_.CommitTransaction(changes); !st.ok()) return ErrorFromStatus(st);
+    if (auto st = catalog_.CommitTransaction(*changes); !st.ok()) return ErrorFromStatus(st);
     return {204, "", "", {}};
   }
 

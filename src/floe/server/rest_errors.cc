@@ -6,7 +6,8 @@ namespace floe::server {
 
 HttpResponse ErrorResponse(int code, const std::string& type, const std::string& message) {
   nlohmann::json body = {{"error", {{"message", message}, {"type", type}, {"code", code}}}};
-  return {code, "application/json", body.dump(), {}};
+  // Messages may quote request bytes (a percent-decoded name) that are not UTF-8.
+  return {code, "application/json", body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), {}};
 }
 
 HttpResponse ErrorFromStatus(const Status& status, const std::string& not_found_type,
@@ -26,5 +27,7 @@ HttpResponse ErrorFromStatus(const Status& status, const std::string& not_found_
 }
 
 HttpResponse JsonResponse(int code, const std::string& body) { return {code, "application/json", body, {}}; }
+
+HttpResponse Forbidden(const Status& status) { return ErrorResponse(403, "ForbiddenException", status.message()); }
 
 }  // namespace floe::server

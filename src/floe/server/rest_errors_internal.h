@@ -12,5 +12,8 @@ HttpResponse ErrorResponse(int code, const std::string& type, const std::string&
 HttpResponse ErrorFromStatus(const Status& status, const std::string& not_found_type = "NoSuchTableException",
                              const std::string& conflict_type = "CommitFailedException");
 HttpResponse JsonResponse(int code, const std::string& body);
+// 403 ForbiddenException: a well-formed request for something no client may do (a table
+// location outside the warehouse).
+HttpResponse Forbidden(const Status& status);
 
 }  // namespace floe::server

@@ -15,8 +15,9 @@
 
 namespace floe::server {
 
-// 1–255 bytes, no '\' or control characters, not "." or "..". '/' is allowed (Iceberg's
-// catalogs allow it): DefaultTableLocation never lets it split a directory.
+// 1–255 bytes, no '\' or control characters (NUL included), and no '/'-separated piece that
+// is "." or "..", as written or percent-decoded ("%2e%2E"). '/' is allowed (Iceberg's catalogs
+// allow it): DefaultTableLocation never lets it split a directory.
 Status ValidateName(const std::string& name, const char* what);
 // A {namespace} path parameter: levels separated by the spec's %1F (already decoded).
 Result<catalog::Namespace> ParseNamespacePath(const std::string& text);
@@ -35,6 +36,39 @@ Result<RenameRequest> ParseRenameRequest(const HttpRequest& request);
 Result<nlohmann::json> ParseBody(const HttpRequest& request);
 // An object of strings (null: empty); `what` names it in errors.
 Result<std::map<std::string, std::string>> StringMap(const nlohmann::json& j, const char* what);
+
+// The request bodies of the table and namespace routes, read completely before the catalog is
+// touched (tests/fuzz/rest_request_fuzzer.cc feeds them arbitrary bytes).
+// POST /v1/namespaces: {"namespace": [...], "properties": {...}}
+struct CreateNamespaceRequest {
+  catalog::Namespace ns;
+  std::map<std::string, std::string> properties;
+};
+Result<CreateNamespaceRequest> ParseCreateNamespaceRequest(const HttpRequest& request);
+// POST /v1/namespaces/{ns}/properties: {"removals": [...], "updates": {...}}
+struct PropertiesUpdateRequest {
+  std::vector<std::string> removals;
+  std::map<std::string, std::string> updates;
+};
+Result<PropertiesUpdateRequest> ParsePropertiesUpdateRequest(const HttpRequest& request);
+// POST /v1/namespaces/{ns}/tables: a CreateTableRequest; unbound partition specs and sort
+// orders (no field or spec/order ids, as REST clients send them) are bound the way the spec
+// assigns ids.
+struct CreateTableRequest {
+  catalog::NewTable table;
+  bool stage = false;
+};
+Result<CreateTableRequest> ParseCreateTableRequest(const catalog::Namespace& ns, const HttpRequest& request);
+// POST /v1/namespaces/{ns}/register: {"name", "metadata-location"}
+struct RegisterTableRequest {
+  catalog::TableIdentifier id;
+  std::string metadata_location;
+};
+Result<RegisterTableRequest> ParseRegisterTableRequest(const catalog::Namespace& ns, const HttpRequest& request);
+// POST /v1/namespaces/{ns}/tables/{table}: a CommitTableRequest's requirements and updates.
+Result<catalog::TableChange> ParseCommitTableRequest(const catalog::TableIdentifier& id, const HttpRequest& request);
+// POST /v1/transactions/commit: {"table-changes": [{"identifier", "requirements", "updates"}]}
+Result<std::vector<catalog::TableChange>> ParseCommitTransactionRequest(const HttpRequest& request);
 
 // The view routes (create, load, exists, replace, drop, list, rename), registered by
 // AddRestCatalogRoutes; `catalog` must outlive the server.

@@ -12,6 +12,7 @@
 #include "floe/iceberg/view_update.h"
 #include "floe/schema/json.h"
 #include "floe/server/rest_errors_internal.h"
+#include "floe/server/rest_locations_internal.h"
 #include "floe/server/rest_requests_internal.h"
 
 namespace floe::server {
@@ -100,6 +101,7 @@ class ViewRoutes {
     if (auto st = ValidateName(id.name, "view"); !st.ok()) return ErrorFromStatus(st);
     auto view = NewViewFromJson(*body);
     if (!view.ok()) return ErrorFromStatus(view.status());
+    if (auto st = CheckViewLocations(*view, catalog_.warehouse_uri()); !st.ok()) return Forbidden(st);
     auto created = catalog_.CreateView(id, std::move(view).value());
     if (!created.ok()) return ViewError(created.status(), "NoSuchNamespaceException");
     return JsonResponse(200, LoadViewResult(*created).dump());
@@ -121,6 +123,7 @@ class ViewRoutes {
     if (!body.ok()) return ErrorFromStatus(body.status());
     auto change = ViewChangeFromJson(*body, *id);
     if (!change.ok()) return ErrorFromStatus(change.status());
+    if (auto st = CheckViewChangeLocations(*change, catalog_.warehouse_uri()); !st.ok()) return Forbidden(st);
     auto committed = catalog_.CommitView(*change);
     if (!committed.ok()) return ViewError(committed.status());
     return JsonResponse(200, LoadViewResult(*committed).dump());

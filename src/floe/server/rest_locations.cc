@@ -1,0 +1,147 @@
+#include "floe/server/rest_locations_internal.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "floe/core/percent_encoding.h"
+
+namespace floe::server {
+namespace {
+
+// The properties that move a table's files away from its location (Iceberg's TableProperties).
+constexpr std::array<std::string_view, 4> kPathProperties = {"write.metadata.path", "write.data.path",
+                                                             "write.object-storage.path", "write.folder-storage.path"};
+
+struct Place {
+  std::string root;                   // "file://" or "s3://bucket"
+  std::vector<std::string> segments;  // the path's non-empty segments, as written
+};
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+Result<Place> ParsePlace(const std::string& uri) {
+  Place place;
+  std::string_view path;
+  if (uri.starts_with("/")) {
+    place.root = "file://";
+    path = uri;
+  } else if (Lower(uri.substr(0, 5)) == "file:") {
+    std::string_view rest = std::string_view(uri).substr(5);
+    if (rest.starts_with("//")) {  // file://authority/path: only an empty authority is local
+      const auto slash = rest.find('/', 2);
+      if (slash != 2) return Status::InvalidArgument("'" + uri + "' names a host; local locations have none");
+      rest = rest.substr(2);
+    }
+    place.root = "file://";
+    path = rest;
+  } else {
+    const auto colon = uri.find("://");
+    if (colon == std::string::npos || colon == 0) {
+      return Status::InvalidArgument("'" + uri + "' is neither an absolute path nor a URI");
+    }
+    std::string scheme = Lower(uri.substr(0, colon));
+    if (scheme == "s3a" || scheme == "s3n") scheme = "s3";
+    const auto slash = uri.find('/', colon + 3);
+    place.root = scheme + "://" + uri.substr(colon + 3, slash == std::string::npos ? std::string::npos : slash - colon - 3);
+    path = slash == std::string::npos ? std::string_view() : std::string_view(uri).substr(slash);
+  }
+  if (path.find_first_of("?#\\") != std::string_view::npos) {
+    return Status::InvalidArgument("'" + uri + "' has a query, fragment or backslash");
+  }
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    const auto end = std::min(path.find('/', start), path.size());
+    const std::string segment(path.substr(start, end - start));
+    start = end + 1;
+    if (segment.empty()) continue;
+    // Checked as written and percent-decoded: object stores and file systems differ in
+    // whether they decode a URI's path.
+    auto decoded = PercentDecode(segment);
+    for (const std::string& form : {segment, decoded.ok() ? *decoded : segment}) {
+      if (form == "." || form == ".." || form.find('/') != std::string::npos ||
+          form.find('\\') != std::string::npos ||
+          std::any_of(form.begin(), form.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; })) {
+        return Status::InvalidArgument("'" + uri + "' has a path segment '" + segment +
+                                       "' that is a dot segment or hides a separator or control character");
+      }
+    }
+    place.segments.push_back(segment);
+  }
+  return place;
+}
+
+}  // namespace
+
+Status CheckInsideWarehouse(const std::string& location, const std::string& warehouse, const std::string& what) {
+  auto refuse = [&](const std::string& why) {
+    return Status::InvalidArgument(what + " '" + location + "' is outside the warehouse " + warehouse + ": " + why);
+  };
+  auto place = ParsePlace(location);
+  if (!place.ok()) return refuse(place.status().message());
+  auto home = ParsePlace(warehouse);
+  if (!home.ok()) return Status::Internal("the warehouse " + warehouse + " is not a location: " + home.status().message());
+  if (place->root != home->root) return refuse("another store or bucket");
+  if (place->segments.size() <= home->segments.size() ||
+      !std::equal(home->segments.begin(), home->segments.end(), place->segments.begin())) {
+    return refuse("tables live below it");
+  }
+  return Status::OK();
+}
+
+namespace {
+
+template <typename Map>
+Status CheckPathProperties(const Map& properties, const std::string& warehouse) {
+  for (std::string_view key : kPathProperties) {
+    auto it = properties.find(std::string(key));
+    if (it == properties.end()) continue;
+    FLOE_RETURN_IF_ERROR(CheckInsideWarehouse(it->second, warehouse, "property " + std::string(key)));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status CheckTableLocations(const catalog::NewTable& table, const std::string& warehouse) {
+  if (!table.location.empty()) FLOE_RETURN_IF_ERROR(CheckInsideWarehouse(table.location, warehouse, "location"));
+  return CheckPathProperties(table.properties, warehouse);
+}
+
+namespace {
+
+// Table and view updates share SetLocationUpdate and SetPropertiesUpdate.
+template <typename Updates>
+Status CheckUpdates(const Updates& updates, const std::string& warehouse) {
+  for (const auto& update : updates) {
+    if (const auto* set = std::get_if<iceberg::SetLocationUpdate>(&update)) {
+      FLOE_RETURN_IF_ERROR(CheckInsideWarehouse(set->location, warehouse, "set-location"));
+    } else if (const auto* props = std::get_if<iceberg::SetPropertiesUpdate>(&update)) {
+      FLOE_RETURN_IF_ERROR(CheckPathProperties(props->updates, warehouse));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status CheckChangeLocations(const catalog::TableChange& change, const std::string& warehouse) {
+  return CheckUpdates(change.updates, warehouse);
+}
+
+Status CheckViewLocations(const iceberg::NewView& view, const std::string& warehouse) {
+  if (!view.location.empty()) FLOE_RETURN_IF_ERROR(CheckInsideWarehouse(view.location, warehouse, "location"));
+  return CheckPathProperties(view.properties, warehouse);
+}
+
+Status CheckViewChangeLocations(const catalog::ViewChange& change, const std::string& warehouse) {
+  return CheckUpdates(change.updates, warehouse);
+}
+
+}  // namespace floe::server
