@@ -215,7 +215,7 @@ Status RunGroupMember(const Options& o, const std::map<std::string, std::string>
   using namespace std::chrono_literals;
   FLOE_ASSIGN_OR_RETURN(const std::int64_t start_offset, ParseStartOffset(o.start_offset));
   ProbeListener listener(start_offset);
-  FLOE_ASSIGN_OR_RETURN(auto consumer, floe::kafka::Consumer::Create({o.bootstrap, o.group, properties}));
+  FLOE_ASSIGN_OR_RETURN(auto consumer, floe::kafka::Consumer::Create({o.bootstrap, o.group, properties, ""}));
   listener.set_consumer(consumer.get());
   FLOE_RETURN_IF_ERROR(consumer->Subscribe({o.topic}, &listener));
   Emit({{"event", "subscribed"}, {"group", o.group}});

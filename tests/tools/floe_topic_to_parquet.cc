@@ -37,7 +37,7 @@ struct Options {
 
 Status Run(const Options& o) {
   using namespace std::chrono_literals;
-  FLOE_ASSIGN_OR_RETURN(auto consumer, floe::kafka::Consumer::Create({o.bootstrap, "floe-harness", {}}));
+  FLOE_ASSIGN_OR_RETURN(auto consumer, floe::kafka::Consumer::Create({o.bootstrap, "floe-harness", {}, ""}));
   FLOE_ASSIGN_OR_RETURN(auto partitions, consumer->Partitions(o.topic, 10s));
   std::vector<floe::kafka::TopicPartition> assignment;
   std::map<std::int32_t, std::int64_t> end_offsets;
