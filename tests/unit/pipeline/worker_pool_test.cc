@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 #include <sched.h>
 
-#include <atomic>
 #include <chrono>
 #include <future>
 #include <vector>
@@ -27,20 +26,19 @@ TEST(WorkerPool, OneThreadRunsTasksInOrderAndAllBeforeItIsGone) {
 }
 
 TEST(WorkerPool, SeveralThreadsRunTasksAtTheSameTime) {
-  WorkerPool pool(2);
-  EXPECT_EQ(pool.size(), 2);
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
-  std::atomic<int> running{0};
   std::promise<void> second_ran;
-  pool.Submit([&] {
-    ++running;
-    released.wait();  // holds the first thread
-  });
-  pool.Submit([&] { second_ran.set_value(); });
-  // The second task runs while the first still holds its thread.
-  EXPECT_EQ(second_ran.get_future().wait_for(10s), std::future_status::ready);
-  release.set_value();
+  std::future<void> second = second_ran.get_future();
+  {
+    WorkerPool pool(2);  // joined at the end of this block, before what its tasks use goes
+    EXPECT_EQ(pool.size(), 2);
+    pool.Submit([released] { released.wait(); });  // holds the first thread
+    pool.Submit([&second_ran] { second_ran.set_value(); });
+    // The second task runs while the first still holds its thread.
+    EXPECT_EQ(second.wait_for(10s), std::future_status::ready);
+    release.set_value();
+  }
 }
 
 TEST(WorkerPool, UnsetWorkersAreTheAvailableCores) {
