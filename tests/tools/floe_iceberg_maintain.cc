@@ -3,13 +3,25 @@
 //   expire           maintenance::ExpireSnapshots  (expire_snapshots.h)
 //   orphans          maintenance::RemoveOrphanFiles (orphan_files.h)
 //   merge-manifests  maintenance::MergeManifests    (merge_manifests.h)
+//   seed             creates the table (one long column "id") and makes --appends fast appends
+//                    of --rows ids each, with floe.offsets, as the pipeline would: a table on
+//                    any store (--config configures object stores) without the pipeline
 // Prints the report as one JSON object.
 #include <CLI/CLI.hpp>
+#include <arrow/api.h>
 #include <nlohmann/json.hpp>
 
 #include <iostream>
 
 #include "floe/catalog/iceberg_catalog.h"
+#include "floe/columnar/parquet_file_writer.h"
+#include "floe/core/arrow_interop.h"
+#include "floe/core/config.h"
+#include "floe/core/uuid.h"
+#include "floe/iceberg/fast_append.h"
+#include "floe/iceberg/parquet_metrics.h"
+#include "floe/schema/arrow_schema.h"
+#include "floe/storage/object_stores.h"
 #include "floe/maintenance/expire_snapshots.h"
 #include "floe/maintenance/merge_manifests.h"
 #include "floe/maintenance/orphan_files.h"
@@ -23,6 +35,9 @@ struct Options {
   std::string warehouse;
   std::string table;
   std::string op;
+  std::string config;  // floe.yaml whose storage: section configures object stores
+  int appends = 3;
+  int rows = 10;
   bool dry_run = false;
   std::int64_t now_ms = 0;  // 0: the clock
   std::int64_t retention_ms = 7LL * 24 * 3'600'000;
@@ -35,9 +50,54 @@ struct Options {
 
 nlohmann::json OptionalId(const std::optional<std::int64_t>& id) { return id ? nlohmann::json(*id) : nlohmann::json(); }
 
+// One fast append of a Parquet file with ids [first, first + rows).
+Status AppendIds(floe::catalog::TableCatalog& catalog, const floe::catalog::TableIdentifier& id, std::int64_t first,
+                 std::int64_t rows) {
+  FLOE_ASSIGN_OR_RETURN(auto table, catalog.LoadTable(id));
+  const floe::schema::Schema& schema = *table.metadata.CurrentSchema();
+  FLOE_ASSIGN_OR_RETURN(auto arrow_schema, floe::schema::ToArrowSchema(schema));
+  arrow::Int64Builder ids;
+  for (std::int64_t i = first; i < first + rows; ++i) FLOE_RETURN_IF_ARROW_ERROR(ids.Append(i));
+  FLOE_ASSIGN_OR_RETURN_ARROW(auto column, ids.Finish());
+  FLOE_ASSIGN_OR_RETURN(auto io, floe::storage::FileIO::Open(table.metadata.location));
+  const std::string relative = "data/" + floe::NewUuid() + ".parquet";
+  FLOE_ASSIGN_OR_RETURN(auto file, io.Create(relative));
+  FLOE_ASSIGN_OR_RETURN(auto writer, floe::columnar::ParquetFileWriter::Open(file->stream(), arrow_schema));
+  FLOE_RETURN_IF_ERROR(writer->Write(*arrow::RecordBatch::Make(arrow_schema, rows, {column})));
+  FLOE_ASSIGN_OR_RETURN(auto written, writer->Close());
+  FLOE_RETURN_IF_ERROR(file->Commit());
+  floe::iceberg::AppendFiles append;
+  append.files.emplace_back();
+  append.files.back().file_path = io.Uri(relative);
+  append.files.back().file_size_in_bytes = written.bytes;
+  FLOE_RETURN_IF_ERROR(floe::iceberg::AddParquetMetrics(*written.metadata, schema, append.files.back()));
+  append.summary["floe.offsets"] = R"({"t":{"0":)" + std::to_string(first + rows) + "}}";
+  FLOE_ASSIGN_OR_RETURN(auto commit, floe::iceberg::PrepareFastAppend(table.metadata, append));
+  return catalog.CommitTable({id, commit.requirements, commit.updates}).status();
+}
+
+floe::Result<nlohmann::json> Seed(floe::catalog::TableCatalog& catalog, const floe::catalog::TableIdentifier& id,
+                                  const Options& o) {
+  auto created_ns = catalog.CreateNamespace(id.ns, {});
+  if (!created_ns.ok() && created_ns.code() != floe::StatusCode::kAlreadyExists) return created_ns;
+  floe::catalog::NewTable table;
+  table.id = id;
+  FLOE_ASSIGN_OR_RETURN(table.schema,
+                        floe::schema::FromArrowSchema(*arrow::schema({arrow::field("id", arrow::int64(), false)})));
+  FLOE_RETURN_IF_ERROR(catalog.CreateTable(table).status());
+  for (int k = 0; k < o.appends; ++k) FLOE_RETURN_IF_ERROR(AppendIds(catalog, id, std::int64_t{k} * o.rows, o.rows));
+  FLOE_ASSIGN_OR_RETURN(auto loaded, catalog.LoadTable(id));
+  return nlohmann::json{{"metadata_location", loaded.metadata_location}, {"location", loaded.metadata.location}};
+}
+
 floe::Result<nlohmann::json> Run(const Options& o) {
+  if (!o.config.empty()) {
+    FLOE_ASSIGN_OR_RETURN(auto config, floe::LoadConfigFile(o.config, floe::ConfigUse::kCatalogServe));
+    FLOE_RETURN_IF_ERROR(floe::storage::ConfigureObjectStores(config.storage));
+  }
   FLOE_ASSIGN_OR_RETURN(auto id, floe::catalog::ParseTableIdentifier(o.table));
   FLOE_ASSIGN_OR_RETURN(auto catalog, floe::catalog::IcebergCatalog::Open(o.catalog_uri, o.warehouse));
+  if (o.op == "seed") return Seed(*catalog, id, o);
   std::optional<std::int64_t> now;
   if (o.now_ms > 0) now = o.now_ms;
   if (o.op == "expire") {
@@ -89,7 +149,10 @@ floe::Result<nlohmann::json> Run(const Options& o) {
 int main(int argc, char** argv) {
   CLI::App app{"Run one Iceberg maintenance operation of Floe (test tool)"};
   Options o;
-  app.add_option("op", o.op, "expire | orphans | merge-manifests")->required();
+  app.add_option("op", o.op, "expire | orphans | merge-manifests | seed")->required();
+  app.add_option("--config", o.config, "floe.yaml: its storage: section configures object stores (s3://)");
+  app.add_option("--appends", o.appends, "seed: fast appends");
+  app.add_option("--rows", o.rows, "seed: rows per append");
   app.add_option("--catalog-uri", o.catalog_uri)->required();
   app.add_option("--warehouse", o.warehouse)->required();
   app.add_option("--table", o.table, "<namespace>.<table>")->required();
