@@ -11,7 +11,9 @@ set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="$(cd "$1" && pwd)"
 SECONDS_PER_TARGET="${FUZZ_SECONDS:-60}"
-TARGETS="${FUZZ_TARGETS:-proto json_schema json_inferred avro}"
+# Default: every fuzz_<target> the build made (tests/fuzz/CMakeLists.txt lists them).
+TARGETS="${FUZZ_TARGETS:-$(cd "$BUILD/tests/fuzz" 2>/dev/null && ls fuzz_* 2>/dev/null | grep -v '_replay$' | sed 's/^fuzz_//' | tr '\n' ' ')}"
+[ -n "$TARGETS" ] || { echo "fuzz: no targets in $BUILD/tests/fuzz (build them with make fuzz)"; exit 2; }
 # Sanitizer reports are fatal; leaks are checked by libFuzzer itself (suppressions as in tests).
 export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
@@ -25,9 +27,10 @@ for t in $TARGETS; do
   mkdir -p "$work" "$artifacts"
   log="$BUILD/fuzz-$t.log"
   echo "== fuzz $t: ${SECONDS_PER_TARGET}s (log: $log)"
+  dict=(); [ -f "$ROOT/tests/fuzz/dicts/$t.dict" ] && dict=(-dict="$ROOT/tests/fuzz/dicts/$t.dict")
   # shellcheck disable=SC2086
   "$bin" -max_total_time="$SECONDS_PER_TARGET" -print_final_stats=1 -artifact_prefix="$artifacts/" \
-      -dict="$ROOT/tests/fuzz/dicts/$t.dict" ${FUZZ_ARGS:-} "$work" "$ROOT/tests/fuzz/corpus/$t" >"$log" 2>&1
+      "${dict[@]}" ${FUZZ_ARGS:-} "$work" "$ROOT/tests/fuzz/corpus/$t" >"$log" 2>&1
   rc=$?
   runs="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)"
   cov="$(grep -o 'cov: [0-9]*' "$log" | tail -1)"

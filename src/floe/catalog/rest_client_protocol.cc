@@ -12,7 +12,7 @@ namespace {
 using nlohmann::json;
 
 constexpr char kQuerySeparator = '\x1f';
-constexpr std::size_t kMaxPages = 100'000;  // a server that never stops paging is broken
+[[maybe_unused]] constexpr std::size_t kMaxPages = 100'000;  // a server that never stops paging is broken
 
 std::string TrimSlashes(std::string_view s, bool leading) {
   while (!s.empty() && s.back() == '/') s.remove_suffix(1);

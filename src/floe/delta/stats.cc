@@ -141,7 +141,10 @@ Result<std::string> StatsJson(const parquet::FileMetaData& footer, const schema:
   }
   for (int rg = 0; rg < footer.num_row_groups(); ++rg) {
     auto row_group = footer.RowGroup(rg);
-    for (auto& [c, s] : columns) {
+    for (auto& entry : columns) {
+      // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+      const int c = entry.first;
+      auto& s = entry.second;
       auto chunk = row_group->ColumnChunk(c);
       auto stats = chunk->statistics();
       if (!stats || !stats->HasNullCount()) {

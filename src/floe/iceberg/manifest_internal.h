@@ -1,7 +1,10 @@
 #pragma once
 // Manifests and manifest lists (spec: "Manifests", "Manifest Lists"), written as Avro
 // container files whose schemas carry the spec's field ids, so that every engine reads them.
+#include <arrow/io/type_fwd.h>
+
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -71,6 +74,8 @@ Status WriteManifestList(storage::FileIO& io, const std::string& relative_path, 
 
 // Reads a manifest list by absolute URI (written by Floe or any other engine).
 Result<std::vector<ManifestFile>> ReadManifestList(const std::string& uri);
+// The same from a file already open (in memory for tests/fuzz/iceberg_manifest_fuzzer.cc).
+Result<std::vector<ManifestFile>> ReadManifestList(std::shared_ptr<arrow::io::RandomAccessFile> file);
 
 // Reads the entries of the manifest that `manifest` (a manifest-list entry) describes, by
 // its absolute URI: written by Floe, Java or pyiceberg, format v1 or v2, any codec the Avro
@@ -88,5 +93,9 @@ Result<std::vector<ManifestFile>> ReadManifestList(const std::string& uri);
 // v3 row-lineage fields.
 Result<std::vector<ManifestEntry>> ReadManifest(const ManifestFile& manifest, const schema::Schema& schema,
                                                 const schema::PartitionSpec& spec);
+// The same from a file already open; manifest.manifest_path only names it in errors.
+Result<std::vector<ManifestEntry>> ReadManifest(const ManifestFile& manifest,
+                                                std::shared_ptr<arrow::io::RandomAccessFile> file,
+                                                const schema::Schema& schema, const schema::PartitionSpec& spec);
 
 }  // namespace floe::iceberg

@@ -75,7 +75,11 @@ Result<std::vector<ManifestFile>> ReadManifestList(const std::string& uri) {
   std::string path;
   FLOE_ASSIGN_OR_RETURN(auto fs, storage::FileSystemForUri(uri, &path));
   FLOE_ASSIGN_OR_RETURN_ARROW(auto input, fs->OpenInputFile(path));
-  FLOE_ASSIGN_OR_RETURN(auto reader, avro::ContainerFileReader::Open(input));
+  return ReadManifestList(std::move(input));
+}
+
+Result<std::vector<ManifestFile>> ReadManifestList(std::shared_ptr<arrow::io::RandomAccessFile> file) {
+  FLOE_ASSIGN_OR_RETURN(auto reader, avro::ContainerFileReader::Open(std::move(file)));
   FLOE_ASSIGN_OR_RETURN(auto batch, reader->ReadAll());
   std::vector<ManifestFile> out;
   const auto path_col = Column(*batch, {"manifest_path"});

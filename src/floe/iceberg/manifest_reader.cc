@@ -420,6 +420,19 @@ Result<std::vector<ManifestEntry>> ReadManifest(const ManifestFile& manifest, co
                                                 const schema::PartitionSpec& spec) {
   const std::string& uri = manifest.manifest_path;
   auto context = [&uri](const Status& s) { return s.WithContext("reading manifest " + uri); };
+  std::string path;
+  auto fs = storage::FileSystemForUri(uri, &path);
+  if (!fs.ok()) return context(fs.status());
+  auto input = FromArrow((*fs)->OpenInputFile(path));
+  if (!input.ok()) return context(input.status());
+  return ReadManifest(manifest, std::move(input).value(), schema, spec);
+}
+
+Result<std::vector<ManifestEntry>> ReadManifest(const ManifestFile& manifest,
+                                                std::shared_ptr<arrow::io::RandomAccessFile> file,
+                                                const schema::Schema& schema, const schema::PartitionSpec& spec) {
+  const std::string& uri = manifest.manifest_path;
+  auto context = [&uri](const Status& s) { return s.WithContext("reading manifest " + uri); };
   if (manifest.partition_spec_id != spec.spec_id) {
     return Status::InvalidArgument("reading manifest " + uri + ": it is written for partition spec " +
                                    std::to_string(manifest.partition_spec_id) + ", not spec " +
@@ -427,12 +440,7 @@ Result<std::vector<ManifestEntry>> ReadManifest(const ManifestFile& manifest, co
   }
   auto partition_type = spec.PartitionType(schema);
   if (!partition_type.ok()) return context(partition_type.status());
-  std::string path;
-  auto fs = storage::FileSystemForUri(uri, &path);
-  if (!fs.ok()) return context(fs.status());
-  auto input = FromArrow((*fs)->OpenInputFile(path));
-  if (!input.ok()) return context(input.status());
-  auto reader = avro::ContainerFileReader::Open(*input);
+  auto reader = avro::ContainerFileReader::Open(std::move(file));
   if (!reader.ok()) return context(reader.status());
   auto batch = (*reader)->ReadAll();
   if (!batch.ok()) return context(batch.status());
