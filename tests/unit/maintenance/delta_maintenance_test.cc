@@ -19,6 +19,7 @@
 #include "floe/delta/delta_log.h"
 #include "floe/delta/file_references.h"
 #include "floe/delta/table_properties.h"
+#include "floe/iceberg/replace_files.h"
 #include "floe/iceberg/table_scan.h"
 #include "floe/maintenance/delta_cleanup.h"
 #include "floe/maintenance/delta_compaction.h"
@@ -477,6 +478,45 @@ TEST_F(DualMaintenance, BothLogsReferenceTheSameCompactedFiles) {
   Commit(*sink_, 40, 10);
   EXPECT_EQ(DeltaFiles(&ids), IcebergFiles());
   EXPECT_EQ(ids, Range(50));
+}
+
+TEST_F(DualMaintenance, IcebergCompactionGivesUpOnlyThePartitionThatLostAFile) {
+  for (int c = 0; c < 3; ++c) Commit(*sink_, c * 10, 10);
+  CompactionOptions options;
+  options.before_first_commit = [&]() -> Status {
+    // Another writer rewrites one of partition a's files (a copy under another name): the
+    // planned file is not live any more, partition b's still are.
+    FLOE_ASSIGN_OR_RETURN(auto table, catalog_->LoadTable(id_));
+    FLOE_ASSIGN_OR_RETURN(auto live, iceberg::LiveDataFiles(table.metadata));
+    for (const auto& f : live) {
+      if (f.file_path.find("/p=a/") == std::string::npos) continue;
+      iceberg::DataFile copy = f;
+      copy.file_path = f.file_path.substr(0, f.file_path.size() - 8) + "-copy.parquet";
+      std::string from;
+      std::string to;
+      FLOE_RETURN_IF_ERROR(storage::FileSystemForUri(f.file_path, &from).status());
+      FLOE_RETURN_IF_ERROR(storage::FileSystemForUri(copy.file_path, &to).status());
+      fs::copy_file(from, to);
+      FLOE_ASSIGN_OR_RETURN(auto commit, iceberg::PrepareReplaceFiles(table.metadata, {f.file_path}, {copy}));
+      return catalog_->CommitTable({id_, commit.requirements, commit.updates}).status();
+    }
+    return Status::Internal("no file of partition a");
+  };
+  auto report = CompactTable(*catalog_, id_, options);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_EQ(report->attempts, 2);
+  EXPECT_EQ(report->partitions_given_up, 1u);
+  EXPECT_EQ(report->rewritten_files, 3u);  // partition b's
+  EXPECT_EQ(IcebergFiles().size(), 4u);    // a: 3 small files (one the copy); b: 1 merged
+  // Delta mirrors it: same files, the same 30 rows once each.
+  CompactionOptions nothing_small;
+  nothing_small.target_file_size = 1;  // nothing more to merge: only the mirror runs
+  auto dual = CompactDualTable(*catalog_, id_, nothing_small);
+  ASSERT_TRUE(dual.ok()) << dual.status().ToString();
+  EXPECT_TRUE(dual->delta_before.mirrored) << dual->delta_before.skipped_because;
+  std::vector<std::int64_t> ids;
+  EXPECT_EQ(DeltaFiles(&ids), IcebergFiles());
+  EXPECT_EQ(ids, Range(30));
 }
 
 TEST_F(DualMaintenance, CrashBeforeTheDeltaHalfIsMirroredByTheNextPass) {
