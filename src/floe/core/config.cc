@@ -140,7 +140,7 @@ std::optional<std::vector<TableFormat>> ReadFormats(ConfigReader& r, const YAML:
 void ReadDefaults(ConfigReader& r, const YAML::Node& node, TopicDefaults& d) {
   if (!node.IsDefined() || node.IsNull()) return;
   if (!r.ExpectMap(node, "defaults", {"namespace", "commit_interval", "target_file_size", "error_mode",
-                                      "system_columns", "formats"}))
+                                      "system_columns", "formats", "max_record_size"}))
     return;
   r.Assign(node, "defaults", "namespace", d.namespace_name);
   if (auto v = r.Parsed<std::chrono::milliseconds>(node, "defaults", "commit_interval", ParseDuration)) d.commit_interval = *v;
@@ -148,6 +148,7 @@ void ReadDefaults(ConfigReader& r, const YAML::Node& node, TopicDefaults& d) {
   if (auto v = r.Choice(node, "defaults", "error_mode", kErrorModes)) d.error_mode = *v;
   if (auto v = r.Choice(node, "defaults", "system_columns", kSystemColumns)) d.system_columns = *v;
   if (auto v = ReadFormats(r, node, "defaults")) d.formats = *v;
+  if (auto v = r.Parsed<std::int64_t>(node, "defaults", "max_record_size", ParseByteSize)) d.max_record_size = *v;
 }
 
 void ReadTopic(ConfigReader& r, const YAML::Node& node, const std::string& path, const TopicDefaults& d,
@@ -157,9 +158,10 @@ void ReadTopic(ConfigReader& r, const YAML::Node& node, const std::string& path,
   t.error_mode = d.error_mode;
   t.system_columns = d.system_columns;
   t.formats = d.formats;
+  t.max_record_size = d.max_record_size;
   if (!r.ExpectMap(node, path, {"name", "pattern", "table", "value", "key", "message", "json_conflicts", "partition_by",
                                 "dlq_topic", "commit_interval", "target_file_size", "error_mode", "system_columns", "formats",
-                                "maintenance"}))
+                                "maintenance", "max_record_size"}))
     return;
   r.Assign(node, path, "name", t.name);
   r.Assign(node, path, "pattern", t.pattern);
@@ -208,6 +210,8 @@ void ReadTopic(ConfigReader& r, const YAML::Node& node, const std::string& path,
   }
   if (t.commit_interval.count() <= 0) r.Error(node, path + ".commit_interval", "must be greater than 0");
   if (t.target_file_size < (1 << 20)) r.Error(node, path + ".target_file_size", "must be at least 1MiB");
+  if (auto v = r.Parsed<std::int64_t>(node, path, "max_record_size", ParseByteSize)) t.max_record_size = *v;
+  if (t.max_record_size < 1024) r.Error(node, path + ".max_record_size", "must be at least 1KiB");
   ReadMaintenance(r, node["maintenance"], path + ".maintenance", /*top_level=*/false, t.maintenance);
   ResolveTopicMaintenance(r, node, path, t);
 }

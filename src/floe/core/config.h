@@ -219,6 +219,9 @@ struct MaintenanceConfig {
 
   SystemColumns system_columns = SystemColumns::kNested;
   std::vector<TableFormat> formats{TableFormat::kIceberg};
+  // A record whose key and value together are larger is a bad record (error_mode), refused
+  // before it is decoded (docs/errors.md, "Record limits").
+  std::int64_t max_record_size = 32LL << 20;
 };
 
 struct TopicConfig {
@@ -241,6 +244,7 @@ struct TopicConfig {
   ErrorMode error_mode = ErrorMode::kSuspend;
   SystemColumns system_columns = SystemColumns::kNested;
   std::vector<TableFormat> formats;
+  std::int64_t max_record_size = 32LL << 20;
 };
 
 struct FloeConfig {

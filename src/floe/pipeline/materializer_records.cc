@@ -5,6 +5,7 @@
 #include "floe/pipeline/dead_letter.h"
 #include "floe/pipeline/materializer_internal.h"
 #include "floe/pipeline/payload_formats.h"
+#include "floe/pipeline/record_limits.h"
 
 namespace floe::pipeline {
 
@@ -20,6 +21,9 @@ void Materializer::Impl::Handle(kafka::Record record) {
   // After a seek, records the consumer had already fetched may still arrive.
   if (buffer.next_offset() && record.offset() < *buffer.next_offset()) return;
   topic.metrics.consumed->Increment();
+  if (auto size = CheckRecordSize(record, topic.config.max_record_size); !size.ok()) {
+    return BadRecord(topic, state, record, size);
+  }
 
   const WriterSchema* schema = &topic.schemas->tombstone();
   std::string_view payload;
@@ -93,7 +97,16 @@ void Materializer::Impl::BadRecord(TopicState& topic, PartitionState& state, con
       ++summary_.records_skipped;
       return;
     case ErrorMode::kDlq: {
-      auto produced = producer_->Produce(topic.config.dlq_topic, record.key(), record.value(), DeadLetterHeaders(record, why));
+      auto headers = DeadLetterHeaders(record, why);
+      // A record over max_record_size, or over what the producer may send, is dead-lettered
+      // without its key and value (record_limits.h): retrying could never make it fit.
+      Status produced = RecordBytes(record) > topic.config.max_record_size
+                            ? Status::InvalidArgument("over max_record_size")
+                            : producer_->Produce(topic.config.dlq_topic, record.key(), record.value(), headers);
+      if (produced.code() == StatusCode::kInvalidArgument) {
+        headers.push_back({kErrorHeaderDroppedBytes, std::to_string(RecordBytes(record))});
+        produced = producer_->Produce(topic.config.dlq_topic, std::nullopt, std::nullopt, headers);
+      }
       if (!produced.ok()) return RetryLater(topic, state, record, produced.WithContext("dead-letter topic"));
       spdlog::warn("dead-lettered {} to {}: {}", position, topic.config.dlq_topic, why.ToString());
       state.buffer->Pass(record);
