@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <map>
+#include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +15,18 @@
 #include "floe/storage/file_io.h"
 
 namespace floe::iceberg {
+
+// What a merge wrote, for a retry on fresh metadata (RebaseMergeManifests).
+struct MergedManifestsState {
+  std::int64_t snapshot_id = 0;  // kept across retries: the merged manifests name it
+  std::size_t entries_processed = 0;
+  struct Bin {
+    std::set<std::string> replaced;      // manifest paths
+    std::optional<ManifestFile> merged;  // nullopt: the bin had no live entry
+  };
+  std::vector<Bin> bins;
+};
+
 namespace {
 
 template <typename T>
@@ -62,6 +76,68 @@ Plan PlanBins(const std::vector<ManifestFile>& manifests, const ManifestMergeSet
   return plan;
 }
 
+// The manifest list and the snapshot of a merge whose merged manifests are written, on
+// `base` whose current snapshot `parent` lists `manifests`. nullopt when a manifest the merge
+// replaces is not in that list any more (or the snapshot id got taken): plan again.
+Result<std::optional<ManifestMerge>> CommitMerge(const TableMetadata& base, const Snapshot& parent,
+                                                 const std::vector<ManifestFile>& manifests,
+                                                 std::shared_ptr<const MergedManifestsState> state) {
+  std::map<std::string, std::size_t> bin_of;
+  for (std::size_t b = 0; b < state->bins.size(); ++b) {
+    for (const auto& path : state->bins[b].replaced) bin_of.emplace(path, b);
+  }
+  std::size_t found = 0;
+  for (const auto& m : manifests) found += bin_of.count(m.manifest_path);
+  if (found != bin_of.size() || base.SnapshotById(state->snapshot_id)) return std::optional<ManifestMerge>();
+
+  const std::int64_t sequence = base.NextSequenceNumber();
+  ManifestMerge out;
+  out.manifests_before = manifests.size();
+  out.manifests_replaced = bin_of.size();
+  std::vector<ManifestFile> list;
+  std::vector<bool> placed(state->bins.size(), false);
+  for (const auto& m : manifests) {
+    auto it = bin_of.find(m.manifest_path);
+    if (it == bin_of.end()) {
+      list.push_back(m);
+      continue;
+    }
+    // The merged manifest takes the place of its bin's first manifest.
+    if (placed[it->second]) continue;
+    placed[it->second] = true;
+    if (const auto& merged = state->bins[it->second].merged) {
+      list.push_back(*merged);
+      list.back().sequence_number = sequence;  // a manifest added by this commit
+      ++out.manifests_created;
+    }
+  }
+  out.manifests_after = list.size();
+  FLOE_ASSIGN_OR_RETURN(auto io, storage::FileIO::Open(base.location));
+  const std::string list_path =
+      "metadata/snap-" + std::to_string(state->snapshot_id) + "-1-" + floe::NewUuid() + ".avro";
+  FLOE_RETURN_IF_ERROR(WriteManifestList(io, list_path, state->snapshot_id, parent.snapshot_id, sequence, list));
+
+  Snapshot snapshot;
+  snapshot.snapshot_id = state->snapshot_id;
+  snapshot.parent_snapshot_id = parent.snapshot_id;
+  snapshot.sequence_number = sequence;
+  snapshot.timestamp_ms = NowMillis();
+  snapshot.manifest_list = io.Uri(list_path);
+  snapshot.schema_id = base.current_schema_id;
+  auto& s = snapshot.summary;
+  s[std::string(kSummaryOperation)] = "replace";
+  s["manifests-created"] = std::to_string(out.manifests_created);
+  s["manifests-replaced"] = std::to_string(out.manifests_replaced);
+  s["manifests-kept"] = std::to_string(out.manifests_before - out.manifests_replaced);
+  s["entries-processed"] = std::to_string(state->entries_processed);
+  for (const auto& [key, value] : parent.summary) {
+    if (key.rfind("total-", 0) == 0 || key == kSummaryFloeOffsets) s[key] = value;
+  }
+  out.commit = CommitOnMain(base, snapshot);
+  out.reusable = std::move(state);
+  return std::optional<ManifestMerge>(std::move(out));
+}
+
 }  // namespace
 
 ManifestMergeSettings ManifestMergeSettingsOf(const TableMetadata& metadata) {
@@ -99,12 +175,15 @@ Result<ManifestMerge> PrepareMergeManifests(const TableMetadata& base, const Man
   if (plan.bins.empty() || plan_only) return out;
 
   FLOE_ASSIGN_OR_RETURN(auto io, storage::FileIO::Open(base.location));
-  const std::int64_t snapshot_id = NewSnapshotId(base);
+  auto state = std::make_shared<MergedManifestsState>();
+  state->snapshot_id = NewSnapshotId(base);
+  // Written with this sequence number; a rebase lists them with its own (their entries are
+  // all EXISTING with explicit sequence numbers, so nothing inherits it).
   const std::int64_t sequence = base.NextSequenceNumber();
   const std::string tag = floe::NewUuid();
-  std::size_t entries_processed = 0;
-  std::vector<std::optional<ManifestFile>> merged(plan.bins.size());
   for (std::size_t b = 0; b < plan.bins.size(); ++b) {
+    MergedManifestsState::Bin& bin = state->bins.emplace_back();
+    for (std::size_t i : plan.bins[b]) bin.replaced.insert(manifests[i].manifest_path);
     const int spec_id = manifests[plan.bins[b].front()].partition_spec_id;
     const schema::PartitionSpec* spec = base.SpecById(spec_id);
     const schema::Schema* schema = spec ? SchemaForSpec(base, *spec) : nullptr;
@@ -115,7 +194,7 @@ Result<ManifestMerge> PrepareMergeManifests(const TableMetadata& base, const Man
     std::vector<ManifestEntry> entries;
     for (std::size_t i : plan.bins[b]) {
       FLOE_ASSIGN_OR_RETURN(auto read, ReadManifest(manifests[i], *schema, *spec));
-      entries_processed += read.size();
+      state->entries_processed += read.size();
       for (auto& e : read) {
         if (e.status == EntryStatus::kDeleted) continue;
         // ReadManifest filled in the inherited snapshot id and sequence numbers: written
@@ -126,43 +205,20 @@ Result<ManifestMerge> PrepareMergeManifests(const TableMetadata& base, const Man
     }
     if (entries.empty()) continue;  // only deletes of earlier snapshots: nothing to keep
     ManifestContext context{schema, spec, base.format_version};
-    FLOE_ASSIGN_OR_RETURN(merged[b], WriteManifest(io, "metadata/" + tag + "-m" + std::to_string(b) + ".avro", context,
-                                                   snapshot_id, sequence, entries));
+    FLOE_ASSIGN_OR_RETURN(bin.merged, WriteManifest(io, "metadata/" + tag + "-m" + std::to_string(b) + ".avro", context,
+                                                    state->snapshot_id, sequence, entries));
   }
-  std::vector<ManifestFile> list;
-  std::size_t created = 0;
-  for (std::size_t i = 0; i < manifests.size(); ++i) {
-    const int bin = plan.bin_of[i];
-    if (bin < 0) {
-      list.push_back(manifests[i]);
-    } else if (plan.bins[static_cast<std::size_t>(bin)].front() == i && merged[static_cast<std::size_t>(bin)]) {
-      list.push_back(*merged[static_cast<std::size_t>(bin)]);
-      ++created;
-    }
-  }
-  out.manifests_created = created;
-  out.manifests_after = list.size();
-  const std::string list_path = "metadata/snap-" + std::to_string(snapshot_id) + "-1-" + tag + ".avro";
-  FLOE_RETURN_IF_ERROR(WriteManifestList(io, list_path, snapshot_id, parent->snapshot_id, sequence, list));
+  FLOE_ASSIGN_OR_RETURN(auto merge, CommitMerge(base, *parent, manifests, std::move(state)));
+  if (!merge) return Status::Internal("manifest merge: the plan does not match the manifests it was made on");
+  return std::move(*merge);
+}
 
-  Snapshot snapshot;
-  snapshot.snapshot_id = snapshot_id;
-  snapshot.parent_snapshot_id = parent->snapshot_id;
-  snapshot.sequence_number = sequence;
-  snapshot.timestamp_ms = NowMillis();
-  snapshot.manifest_list = io.Uri(list_path);
-  snapshot.schema_id = base.current_schema_id;
-  auto& s = snapshot.summary;
-  s[std::string(kSummaryOperation)] = "replace";
-  s["manifests-created"] = std::to_string(created);
-  s["manifests-replaced"] = std::to_string(out.manifests_replaced);
-  s["manifests-kept"] = std::to_string(out.manifests_before - out.manifests_replaced);
-  s["entries-processed"] = std::to_string(entries_processed);
-  for (const auto& [key, value] : parent->summary) {
-    if (key.rfind("total-", 0) == 0 || key == kSummaryFloeOffsets) s[key] = value;
-  }
-  out.commit = CommitOnMain(base, snapshot);
-  return out;
+Result<std::optional<ManifestMerge>> RebaseMergeManifests(const TableMetadata& fresh, const ManifestMerge& previous) {
+  if (!previous.reusable) return std::optional<ManifestMerge>();
+  const Snapshot* parent = fresh.CurrentSnapshot();
+  if (!parent || parent->manifest_list.empty()) return std::optional<ManifestMerge>();
+  FLOE_ASSIGN_OR_RETURN(auto manifests, ReadManifestList(parent->manifest_list));
+  return CommitMerge(fresh, *parent, manifests, previous.reusable);
 }
 
 }  // namespace floe::iceberg

@@ -17,10 +17,11 @@
 // The snapshot: parent = base's current snapshot, the next sequence number, the parent's
 // total-* and floe.offsets summary entries unchanged, plus manifests-created,
 // manifests-replaced, manifests-kept and entries-processed. The commit asserts the table
-// uuid and that main still points at the parent (kConflict from the catalog: plan again on
-// fresh metadata).
+// uuid and that main still points at the parent (kConflict from the catalog: rebase it on
+// fresh metadata, below).
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 
@@ -44,6 +45,8 @@ struct ManifestMergeSettings {
 // least 2, target size positive), else the defaults.
 ManifestMergeSettings ManifestMergeSettingsOf(const TableMetadata& metadata);
 
+struct MergedManifestsState;  // rewrite_manifests.cc
+
 struct ManifestMerge {
   std::size_t manifests_before = 0;    // in base's current snapshot
   std::size_t manifests_replaced = 0;  // merged into new ones
@@ -52,6 +55,8 @@ struct ManifestMerge {
   // The commit; nullopt when there is nothing to merge, or with plan_only (then the counts
   // are the plan's, with manifests_created counting bins, and nothing is written).
   std::optional<PreparedCommit> commit;
+  // With a commit: the merged manifests, for RebaseMergeManifests after a lost race.
+  std::shared_ptr<const MergedManifestsState> reusable;
 };
 
 // Writes the merged manifests and the manifest list under the metadata directory (unless
@@ -59,5 +64,15 @@ struct ManifestMerge {
 // kInvalidArgument for settings out of range.
 Result<ManifestMerge> PrepareMergeManifests(const TableMetadata& base, const ManifestMergeSettings& settings,
                                             bool plan_only = false);
+
+// The same merge on fresh metadata after the catalog said kConflict (another writer's commit
+// won), without reading or writing the merged manifests again: fresh's current snapshot lists
+// the manifests the merge replaces (fast appends only add manifests in front), so the new
+// manifest list is that list with each bin swapped for its merged manifest; the winner's new
+// manifests stay as they are. Same snapshot id as `previous` (the merged manifests name it as
+// the snapshot that added them), fresh sequence number. nullopt when a replaced manifest is no
+// longer there (a compaction rewrote it, another merge ran): plan again with
+// PrepareMergeManifests.
+Result<std::optional<ManifestMerge>> RebaseMergeManifests(const TableMetadata& fresh, const ManifestMerge& previous);
 
 }  // namespace floe::iceberg

@@ -22,8 +22,10 @@
 // commit.manifest.target-size-bytes (8 MiB); the options override them.
 //
 // Concurrency: kConflict from the catalog (an ingestion commit won) reloads the table and
-// plans again on it, at most max_commit_attempts times (core/retry.h); manifests written by a
-// lost attempt are left unreferenced for the orphan pass.
+// rebases the merge on it (iceberg::RebaseMergeManifests: the merged manifests are reused, the
+// winner's new manifest is kept beside them), or plans again when a merged manifest is gone;
+// at most max_commit_attempts commits (core/retry.h). Manifest lists (and manifests of
+// re-plans) written by lost attempts are left unreferenced for the orphan pass.
 //
 // Errors: kInvalidArgument for bad options; kUnsupported for tables other than format v2
 // and v1 snapshots without a manifest list; kConflict after max_commit_attempts lost races;

@@ -137,7 +137,7 @@ TEST_F(ManifestMerge, DryRunPlansWithoutWriting) {
   EXPECT_EQ(FilesOnDisk(), disk);
 }
 
-TEST_F(ManifestMerge, AnIngestionCommitInTheRaceIsMergedToo) {
+TEST_F(ManifestMerge, AMergeThatLostTheRaceIsRebasedOnTheWinner) {
   for (int k = 0; k < 6; ++k) ASSERT_TRUE(Append(k * 10, 10).ok());
   RacingCatalog racing(*catalog_, [&]() {
     EXPECT_TRUE(Append(60, 10).ok());
@@ -146,7 +146,18 @@ TEST_F(ManifestMerge, AnIngestionCommitInTheRaceIsMergedToo) {
   auto report = MergeManifests(racing, id_, MinCount(2));
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   EXPECT_EQ(report->attempts, 2);
+  // The six merged into one, written once; the winner's manifest beside it.
   EXPECT_EQ(report->manifests_before, 7u);
+  EXPECT_EQ(report->manifests_replaced, 6u);
+  EXPECT_EQ(report->manifests_after, 2u);
+  EXPECT_EQ(ManifestCount(), 2u);
+  std::size_t merged_manifests_written = 0;
+  for (const auto& path : FilesOnDisk()) merged_manifests_written += path.find("-m0.avro") != std::string::npos;
+  EXPECT_EQ(merged_manifests_written, 7u + 1u);  // the seven appends' and the merge's
+  EXPECT_EQ(Ids(), Range(70));
+  ExpectReferencedFilesExist();
+  // A second merge takes the winner's manifest in.
+  ASSERT_TRUE(MergeManifests(*catalog_, id_, MinCount(2)).ok());
   EXPECT_EQ(ManifestCount(), 1u);
   EXPECT_EQ(Ids(), Range(70));
   EXPECT_EQ(Load().metadata.CurrentSnapshot()->SummaryValue("floe.offsets"), R"({"t":{"0":70}})");
