@@ -1,0 +1,46 @@
+// The hostile-input limits in floe.yaml: max_record_size (defaults and per topic) and the served
+// catalog's max_request_size and request_timeout, with their defaults and lower bounds.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "floe/core/config.h"
+
+namespace floe {
+namespace {
+
+constexpr const char* kBase = "kafka: {bootstrap_servers: b}\nwarehouse: /w\n";  // topics are value: bytes (no registry)
+
+TEST(ConfigLimits, Defaults) {
+  auto c = ParseConfig(std::string(kBase) + "topics: [{name: t, value: bytes}]\n", "f.yaml");
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(c->topics[0].max_record_size, 32LL << 20);
+  EXPECT_EQ(c->catalog.max_request_size, 16LL << 20);
+  EXPECT_EQ(c->catalog.request_timeout.count(), 30'000);
+}
+
+TEST(ConfigLimits, DefaultsAndTopicsOverride) {
+  auto c = ParseConfig(std::string(kBase) +
+                           "defaults: {max_record_size: 1MiB}\n"
+                           "catalog: {max_request_size: 64KiB, request_timeout: 2s}\n"
+                           "topics: [{name: a, value: bytes}, {name: b, value: bytes, max_record_size: 200MB}]\n",
+                       "f.yaml");
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(c->topics[0].max_record_size, 1LL << 20);
+  EXPECT_EQ(c->topics[1].max_record_size, 200'000'000);
+  EXPECT_EQ(c->catalog.max_request_size, 64 * 1024);
+  EXPECT_EQ(c->catalog.request_timeout.count(), 2000);
+}
+
+TEST(ConfigLimits, LowerBoundsAndUnits) {
+  for (const char* bad : {"topics: [{name: a, value: bytes, max_record_size: 100B}]\n",
+                          "topics: [{name: a, value: bytes, max_record_size: 10}]\n",
+                          "catalog: {max_request_size: 10B}\ntopics: [{name: a, value: bytes}]\n",
+                          "catalog: {request_timeout: 5ms}\ntopics: [{name: a, value: bytes}]\n"}) {
+    auto c = ParseConfig(std::string(kBase) + bad, "f.yaml");
+    EXPECT_FALSE(c.ok()) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace floe
