@@ -20,6 +20,13 @@ using Json = nlohmann::json;
 constexpr const char* kModeKey = "delta.columnMapping.mode";
 constexpr const char* kMaxIdKey = "delta.columnMapping.maxColumnId";
 
+// The table's creation time as its metaData action has it, kept by every later metaData; a
+// log written by someone else may hold anything there (nlohmann's value() would throw).
+std::int64_t CreatedTime(const Json& metadata_action, std::int64_t fallback) {
+  auto it = metadata_action.find("createdTime");
+  return it != metadata_action.end() && it->is_number_integer() ? it->get<std::int64_t>() : fallback;
+}
+
 // add.path is a URI reference (RFC 2396): anything but unreserved characters, '/' between
 // directories and '=' of partition directories is escaped.
 constexpr std::string_view kPathKeep = "-._~/=";
@@ -85,7 +92,7 @@ Result<std::vector<Json>> CommitActions(const TableState& base, const Commit& co
                   {"schemaString", schema_string},
                   {"partitionColumns", partition_columns},
                   {"configuration", configuration},
-                  {"createdTime", creating ? now_ms : base.metadata_action.value("createdTime", now_ms)}};
+                  {"createdTime", creating ? now_ms : CreatedTime(base.metadata_action, now_ms)}};
     if (!creating) {
       for (const char* key : {"name", "description"}) {
         if (base.metadata_action.contains(key)) metadata[key] = base.metadata_action[key];

@@ -83,6 +83,15 @@ Result<Json> TypeToJson(const schema::Type& type, const std::string& path, const
 
 // --- Parsing ---------------------------------------------------------------------------------
 
+// containsNull, valueContainsNull, nullable: true when absent; anything but a boolean is
+// refused (nlohmann's value() would throw on it).
+Result<bool> OptionalBool(const Json& j, const char* key, const std::string& path) {
+  auto it = j.find(key);
+  if (it == j.end()) return true;
+  if (!it->is_boolean()) return Status::InvalidArgument("column '" + path + "': " + key + " is not a boolean");
+  return it->get<bool>();
+}
+
 struct Parser {
   bool saw_id = false;
 
@@ -132,7 +141,8 @@ struct Parser {
       schema::NestedField e;
       e.name = "element";
       e.id = nested_id(physical + ".element");
-      e.required = !j.value("containsNull", true);
+      FLOE_ASSIGN_OR_RETURN(const bool contains_null, OptionalBool(j, "containsNull", path));
+      e.required = !contains_null;
       FLOE_ASSIGN_OR_RETURN(e.type, ParseType(j["elementType"], path + ".element", physical + ".element", nested_ids));
       return Type::List(std::move(e));
     }
@@ -147,7 +157,8 @@ struct Parser {
       FLOE_ASSIGN_OR_RETURN(k.type, ParseType(j["keyType"], path + ".key", physical + ".key", nested_ids));
       v.name = "value";
       v.id = nested_id(physical + ".value");
-      v.required = !j.value("valueContainsNull", true);
+      FLOE_ASSIGN_OR_RETURN(const bool value_contains_null, OptionalBool(j, "valueContainsNull", path));
+      v.required = !value_contains_null;
       FLOE_ASSIGN_OR_RETURN(v.type, ParseType(j["valueType"], path + ".value", physical + ".value", nested_ids));
       return Type::Map(std::move(k), std::move(v));
     }
@@ -167,7 +178,8 @@ struct Parser {
       schema::NestedField field;
       field.name = f["name"].get<std::string>();
       const std::string path = parent.empty() ? field.name : parent + "." + field.name;
-      field.required = !f.value("nullable", true);
+      FLOE_ASSIGN_OR_RETURN(const bool nullable, OptionalBool(f, "nullable", path));
+      field.required = !nullable;
       const Json* metadata = f.contains("metadata") && f["metadata"].is_object() ? &f["metadata"] : nullptr;
       std::string physical = field.name;
       const Json* nested_ids = nullptr;
