@@ -20,6 +20,7 @@ from tests.integration.fixtures.produce import RecordProducer
 from tests.integration.fixtures.worker_group import PgFloeRun
 from tests.integration.test_operator_commands import wait_for as wait_until
 from tests.integration.test_pipeline_avro import ORDER, order
+from tests.integration.test_pipeline_s3 import produce_orders
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -68,12 +69,7 @@ def floe_defaults(floe):
 
 def test_brokers_unreachable_then_back(kafka, schema_registry, floe_bin, tmp_path):
     topic = f"brokers-{uuid.uuid4().hex[:8]}"
-    kafka.create_topic(topic, partitions=2)
-    producer = RecordProducer(kafka.bootstrap, schema_registry.url)
-    serializer = producer.serializer(ORDER)
-    for i in range(500):
-        producer.send_avro(topic, serializer, order(i), partition=i % 2)
-    producer.flush()
+    produce_orders(kafka, schema_registry, topic, 500)
     floe = floe_defaults(FloeRun(floe_bin, tmp_path, kafka.bootstrap, [{"name": topic, "table": "kafka.brokers"}],
                                  registry_url=schema_registry.url, admin=True, defaults={"commit_interval": "500ms"}))
     floe.start()
@@ -110,12 +106,7 @@ def test_registry_down_holds_partitions_until_it_is_back(kafka, schema_registry,
     cannot decode them, holds the partitions (never skips, whatever error_mode says) and shows
     it; once the registry answers again, every record lands once."""
     topic = f"regdown-{uuid.uuid4().hex[:8]}"
-    kafka.create_topic(topic, partitions=2)
-    producer = RecordProducer(kafka.bootstrap, schema_registry.url)
-    serializer = producer.serializer(ORDER)
-    for i in range(400):
-        producer.send_avro(topic, serializer, order(i), partition=i % 2)
-    producer.flush()
+    produce_orders(kafka, schema_registry, topic, 400)
     floe = floe_defaults(FloeRun(floe_bin, tmp_path, kafka.bootstrap,
                                  [{"name": topic, "table": "kafka.regdown", "error_mode": "skip"}],
                                  registry_url=schema_registry.url, admin=True, defaults={"commit_interval": "500ms"}))
