@@ -77,9 +77,9 @@ Status StartAdminServer(const FloeConfig& config, pipeline::Materializer& materi
   handlers.status = [&materializer, maintenance] {
     auto status = materializer.StatusReport();
     status["storage_retries"] = StorageRetriesStatus();
+    if (maintenance) status["maintenance"] = maintenance->StatusReport();
     return status;
   };
-    if (maintenance) status["maintenance"] = maintenance->StatusReport();
   handlers.healthy = [&materializer] { return materializer.Healthy(); };
   handlers.metrics = &metrics;
   server::AddAdminRoutes(*servers.admin_server, handlers);
@@ -160,9 +160,6 @@ int Run(const RunOptions& options) {
     std::cerr << "floe run: " << materializer.status().ToString() << "\n";
     return 2;
   }
-  Servers servers;
-  for (auto st : {StartCatalogServer(*config, servers),
-                  StartAdminServer(*config, **materializer, maintenance.get(), metrics, servers)}) {
   // Table maintenance on its own thread (docs/maintenance.md); a batch run leaves it to
   // `floe maintain`. Declared after the materializer, whose topics it asks for.
   std::unique_ptr<BackgroundMaintenance> maintenance;
@@ -174,6 +171,9 @@ int Run(const RunOptions& options) {
     }
     maintenance = std::move(*started);
   }
+  Servers servers;
+  for (auto st : {StartCatalogServer(*config, servers),
+                  StartAdminServer(*config, **materializer, maintenance.get(), metrics, servers)}) {
     if (!st.ok()) {
       std::cerr << "floe run: " << st.ToString() << "\n";
       return 2;

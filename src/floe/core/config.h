@@ -183,11 +183,6 @@ struct StorageConfig {
   bool delta_single_writer = false;
 };
 
-struct TopicDefaults {
-  std::string namespace_name = "kafka";
-  std::chrono::milliseconds commit_interval{10'000};
-  std::int64_t target_file_size = 128LL << 20;
-  ErrorMode error_mode = ErrorMode::kSuspend;
 // maintenance: (docs/maintenance.md): what `floe run` does, on its own thread, to keep the
 // tables it writes small and fast; `floe maintain` runs one pass of the same. The top-level
 // section holds the defaults, a topic's `maintenance:` overrides any of its keys.
@@ -217,6 +212,11 @@ struct MaintenanceConfig {
   double cpu_share = 0.25;
 };
 
+struct TopicDefaults {
+  std::string namespace_name = "kafka";
+  std::chrono::milliseconds commit_interval{10'000};
+  std::int64_t target_file_size = 128LL << 20;
+  ErrorMode error_mode = ErrorMode::kSuspend;
   SystemColumns system_columns = SystemColumns::kNested;
   std::vector<TableFormat> formats{TableFormat::kIceberg};
   // A record whose key and value together are larger is a bad record (error_mode), refused
@@ -245,14 +245,14 @@ struct TopicConfig {
   SystemColumns system_columns = SystemColumns::kNested;
   std::vector<TableFormat> formats;
   std::int64_t max_record_size = 32LL << 20;
+  // The top-level maintenance: section with this topic's overrides; compaction's
+  // target_file_size resolved (never 0).
+  MaintenanceConfig maintenance;
 };
 
 struct FloeConfig {
   KafkaConfig kafka;
   std::optional<SchemaRegistryConfig> schema_registry;
-  // The top-level maintenance: section with this topic's overrides; compaction's
-  // target_file_size resolved (never 0).
-  MaintenanceConfig maintenance;
   std::string warehouse;
   StorageConfig storage;
   CatalogConfig catalog;
@@ -264,12 +264,12 @@ struct FloeConfig {
   // 0 in the struct means "not set": the number of available cores.
   int workers = 0;
   TopicDefaults defaults;
+  MaintenanceConfig maintenance;  // the top-level section (topics hold their merged copy)
   std::vector<TopicConfig> topics;
 };
 
 // What a config is loaded for: `floe run` (and `floe validate`) need kafka and topics;
 // `floe catalog serve` needs only warehouse and catalog (kafka and topics, when present, are
-  MaintenanceConfig maintenance;  // the top-level section (topics hold their merged copy)
 // still checked, so one file can serve both).
 enum class ConfigUse { kRun, kCatalogServe };
 
