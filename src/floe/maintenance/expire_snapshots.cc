@@ -114,9 +114,12 @@ void Record(const Deletions& d, ExpiryReport& report) {
   for (const auto& [p, n] : d.data_files) report.deleted_paths.push_back(p);
 }
 
-void Delete(const Deletions& d, ExpiryReport& report) {
+void Delete(const Deletions& d, const ExpiryOptions& options, ExpiryReport& report) {
+  const std::size_t total = d.manifest_lists.size() + d.manifests.size() + d.data_files.size();
+  std::size_t attempted = 0;
   auto remove = [&](const std::string& path, std::size_t& count, std::int64_t bytes) {
     const Status st = DeleteFileAt(path);
+    if (options.after_delete) options.after_delete(++attempted, total);
     if (!st.ok()) {
       if (report.delete_failures++ == 0) report.first_delete_error = st.ToString();
       return;
@@ -193,6 +196,7 @@ Result<ExpiryReport> Expire(catalog::TableCatalog& catalog, const catalog::Table
   report.snapshots_after = committed->after.metadata.snapshots.size();
   report.metadata_location = committed->after.metadata_location;
   // The commit landed: from here on a failure leaves orphans, never a dangling reference.
+  if (options.after_commit) options.after_commit();
   auto plan = PlanDeletions(committed->before, committed->expired, committed->after.metadata,
                             SnapshotIds(committed->after.metadata), options.extra_live_paths);
   if (!plan.ok()) {
@@ -200,7 +204,7 @@ Result<ExpiryReport> Expire(catalog::TableCatalog& catalog, const catalog::Table
     report.first_delete_error = plan.status().WithContext("finding the files to delete").ToString();
     return report;
   }
-  Delete(*plan, report);
+  Delete(*plan, options, report);
   return report;
 }
 

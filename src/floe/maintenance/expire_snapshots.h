@@ -47,6 +47,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -72,6 +73,11 @@ struct ExpiryOptions {
   // kept snapshot reaches them. Absolute URIs (any spelling) or paths relative to the table
   // location, URL-decoded (orphan_files.h compares them the same way).
   std::vector<std::string> extra_live_paths;
+  // Where tests crash the process on purpose (table_pass.cc arms core/fault_injection.h's
+  // points through these): once the expire commit landed, before the first delete; and after
+  // each delete attempt, with the attempts so far and the files to delete. Not in dry runs.
+  std::function<void()> after_commit;
+  std::function<void(std::size_t attempted, std::size_t total)> after_delete;
 };
 
 // Files deleted (dry run: that would be deleted), by kind.

@@ -37,6 +37,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +56,10 @@ struct OrphanOptions {
   // More live files: absolute URIs (any spelling) or paths relative to the table location
   // ("data/x.parquet"), already URL-decoded (Delta's add.path is URL-encoded).
   std::vector<std::string> extra_live_paths;
+  // Where tests crash the process on purpose (table_pass.cc arms core/fault_injection.h's
+  // points through it): after each delete attempt, with the attempts so far and the orphans
+  // to delete. Not in dry runs.
+  std::function<void(std::size_t attempted, std::size_t total)> after_delete;
 };
 
 struct OrphanReport {

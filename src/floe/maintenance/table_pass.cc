@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "floe/core/fault_injection.h"
@@ -28,6 +29,10 @@ void Count(TableShape& shape, std::int64_t size, std::int64_t target) {
   shape.data_bytes += size;
   if (size < target) ++shape.small_files;
 }
+
+// Where the "during deletes" fault points fire: after half of the deletes (at least one), so
+// some files are gone and some are left, as when the process dies in the middle.
+bool IsMidway(std::size_t attempted, std::size_t total) { return attempted == std::max<std::size_t>(1, total / 2); }
 
 class Pass {
  public:
@@ -201,6 +206,10 @@ class Pass {
     o.retention = settings_.snapshot_retention;
     o.min_snapshots = settings_.min_snapshots;
     o.dry_run = options_.dry_run;
+    o.after_commit = [] { CrashIfArmed(kFaultCrashAfterExpiryCommit); };
+    o.after_delete = [](std::size_t attempted, std::size_t total) {
+      if (IsMidway(attempted, total)) CrashIfArmed(kFaultCrashDuringExpiryDeletes);
+    };
     FLOE_ASSIGN_OR_RETURN(auto r, ExpireSnapshots(catalog_, target_.id, o));
     report_.snapshots_expired = r.expired_snapshot_ids.size();
     report_.expired_files_deleted = r.deleted.data_files + r.deleted.manifests + r.deleted.manifest_lists;
@@ -216,6 +225,9 @@ class Pass {
     OrphanOptions o;
     o.older_than = settings_.orphan_age;
     o.dry_run = options_.dry_run;
+    o.after_delete = [](std::size_t attempted, std::size_t total) {
+      if (IsMidway(attempted, total)) CrashIfArmed(kFaultCrashDuringOrphanRemoval);
+    };
     if (target_.delta) {
       // The Delta log's files are live too: its adds, and its removes until vacuum or
       // Iceberg's expiry deletes them (older Delta versions still read them).
