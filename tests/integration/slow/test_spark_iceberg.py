@@ -10,6 +10,7 @@ import datetime as dt
 import json
 import pathlib
 import subprocess
+import time
 import uuid
 
 import pyarrow as pa
@@ -17,6 +18,11 @@ import pyarrow.parquet as pq
 import pytest
 from pyiceberg.transforms import DayTransform
 from pyiceberg.types import DoubleType, LongType, StringType, TimestamptzType
+
+from tests.integration.fixtures.exactly_once import BackgroundProducer
+from tests.integration.fixtures.floe_run import FloeRun
+from tests.integration.test_maintenance import avro, maintain
+from tests.integration.test_pipeline_avro import order
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -262,3 +268,52 @@ def test_spark_reads_metadata_tables_of_a_floe_table(spark, server, tool, tmp_pa
     [snap] = spark.sql(f"SELECT snapshot_id, operation FROM {t}.snapshots").collect()
     assert (snap.snapshot_id, snap.operation) == (result["snapshot_id"], "append")
     assert spark.sql(f"SELECT count(*) FROM {t}.history").first()[0] == 1
+
+
+def test_spark_reads_a_table_floe_maintain_compacted_and_expired(spark, catalog, server, floe_bin, kafka,
+                                                                 schema_registry, tmp_path):
+    """Issue 18: `floe run` writes a table of Floe's catalog in three commits; `floe maintain`
+    compacts it into one file and expires all but the two newest snapshots. Spark reads the same
+    rows, time-travels to the retained parent (the last append), and refuses an expired
+    snapshot with an error naming it."""
+    ns = unique("maint")
+    topic = f"spark-{ns}"
+    kafka.create_topic(topic, partitions=2)
+    floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap, [{"name": topic, "table": f"{ns}.orders"}],
+                   registry_url=schema_registry.url,
+                   extra={"warehouse": server.warehouse, "catalog": {"type": "builtin", "uri": server.catalog_uri},
+                          "maintenance": {"compaction": {"min_files": 2}, "snapshot_retention": "1s",
+                                          "min_snapshots": 2}})
+    sent = {}
+    for _ in range(3):
+        producing = BackgroundProducer(kafka, schema_registry.url, topic, 2, 200, 1, avro, order)
+        producing.start()
+        producing.join(60)
+        sent.update(producing.sent)
+        result = floe.run_batch()
+        assert result.returncode == 0, result.stderr[-3000:]
+    t = f"floe.{ns}.orders"
+    query = f"SELECT _kafka.partition, _kafka.offset, id FROM {t}"
+    expected = sorted((p, o, i) for (p, o), i in sent.items())
+    assert sorted(tuple(r) for r in spark.sql(query).collect()) == expected
+    history = [s.snapshot_id for s in catalog.load_table(f"{ns}.orders").metadata.snapshots]
+    assert len(history) == 3
+
+    time.sleep(1.2)  # every append older than snapshot_retention
+    done = maintain(floe, "--table", f"{ns}.orders")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "compaction: rewrote" in done.stdout and "expiry:     expired 2 snapshots" in done.stdout, done.stdout
+
+    table = catalog.load_table(f"{ns}.orders")
+    current = table.current_snapshot()
+    assert current.summary.operation.value == "replace"
+    assert [s.snapshot_id for s in table.metadata.snapshots] == [history[-1], current.snapshot_id]
+    spark.sql(f"REFRESH TABLE {t}")
+    assert sorted(tuple(r) for r in spark.sql(query).collect()) == expected
+    [files] = spark.sql(f"SELECT count(*) FROM {t}.files").first()
+    assert files == 1
+    # Time travel: the retained parent reads what it committed; an expired snapshot is refused.
+    travel = f"SELECT _kafka.partition, _kafka.offset, id FROM {t} VERSION AS OF {history[-1]}"
+    assert sorted(tuple(r) for r in spark.sql(travel).collect()) == expected
+    with pytest.raises(Exception, match=f"(?i)snapshot.*{history[0]}"):
+        spark.sql(f"SELECT count(*) FROM {t} VERSION AS OF {history[0]}").collect()
