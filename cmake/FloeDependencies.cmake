@@ -42,7 +42,31 @@ endif()
 add_library(floe::arrow ALIAS floe_arrow)
 
 # --- Debian-packaged libraries -------------------------------------------------------------
-pkg_check_modules(RDKAFKA REQUIRED IMPORTED_TARGET rdkafka++ rdkafka)  # the C library too: Record reads headers in place through it
+# librdkafka: the one scripts/librdkafka/install.sh builds into .deps/librdkafka (Debian 12's 2.0.2
+# fails SASL/SCRAM against Kafka 4 and has no OIDC client: docs/security.md). Its pkg-config files
+# go first on the search path, and >= 2.6.1 is required so an old system librdkafka is never taken
+# by accident. The C library too: Record reads headers in place through it.
+set(FLOE_RDKAFKA_PREFIX "${PROJECT_SOURCE_DIR}/.deps/librdkafka" CACHE PATH "librdkafka prefix built by make deps")
+if(EXISTS "${FLOE_RDKAFKA_PREFIX}/lib/pkgconfig/rdkafka.pc")
+  set(ENV{PKG_CONFIG_PATH} "${FLOE_RDKAFKA_PREFIX}/lib/pkgconfig:$ENV{PKG_CONFIG_PATH}")
+endif()
+# Looked up afresh at every configure: find_library caches its result, so a build directory
+# configured against another librdkafka would otherwise keep linking that one's files.
+unset(__pkg_config_checked_RDKAFKA CACHE)
+unset(pkgcfg_lib_RDKAFKA_rdkafka CACHE)
+unset(pkgcfg_lib_RDKAFKA_rdkafka++ CACHE)
+pkg_check_modules(RDKAFKA IMPORTED_TARGET "rdkafka++>=2.6.1" "rdkafka>=2.6.1")
+if(NOT RDKAFKA_FOUND)
+  message(FATAL_ERROR "librdkafka >= 2.6.1 not found (looked in ${FLOE_RDKAFKA_PREFIX} first). Run `make deps` first.")
+endif()
+message(STATUS "librdkafka ${RDKAFKA_rdkafka_VERSION} at ${RDKAFKA_rdkafka_PREFIX}")
+# Not on the loader path, and the system may hold another librdkafka.so.1 (Debian's librdkafka1,
+# a dependency of other packages): bake the directory into the binaries' RUNPATH.
+foreach(dir IN LISTS RDKAFKA_LIBRARY_DIRS)
+  if(NOT dir MATCHES "^/(usr/)?lib")
+    target_link_options(PkgConfig::RDKAFKA INTERFACE "-Wl,-rpath,${dir}")
+  endif()
+endforeach()
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 find_package(Protobuf REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)

@@ -35,15 +35,21 @@ fi
 
 APT_PACKAGES=(
   build-essential cmake ninja-build pkg-config git
-  librdkafka-dev libprotobuf-dev libprotoc-dev protobuf-compiler
+  libprotobuf-dev libprotoc-dev protobuf-compiler
   libsimdjson-dev nlohmann-json3-dev libcurl4-openssl-dev libssl-dev
   libsqlite3-dev libpq-dev postgresql libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev
   libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev
+  libsasl2-dev  # librdkafka's SASL/GSSAPI (Cyrus); SCRAM, PLAIN and OAUTHBEARER are built in
   libgtest-dev libgmock-dev libbenchmark-dev libcpp-httplib-dev
   openjdk-17-jdk-headless maven python3-venv
   chromium chromium-driver  # the web console's browser tests (tests/integration/test_console.py)
 )
 install_apt "${APT_PACKAGES[@]}"
+
+# --- librdkafka, built from source --------------------------------------------------------
+# Debian 12's librdkafka 2.0.2 fails SASL/SCRAM against Kafka 4 and has no OIDC client; Floe
+# links a newer one built into .deps/librdkafka (scripts/librdkafka/install.sh, docs/security.md).
+"$ROOT/scripts/librdkafka/install.sh"
 
 # --- Python virtualenv with the independent readers and the Confluent serializers ------
 # The stamp holds a hash of the requirements, so editing them re-syncs the venv.
