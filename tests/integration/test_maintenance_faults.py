@@ -3,22 +3,29 @@
 midway through expiry's deletes and midway through orphan removal, while records keep coming.
 Afterwards every record is in the table exactly once (pyiceberg and DuckDB), every file any
 snapshot references exists (manifest lists, manifests, data files), and a later `floe maintain`
-finishes the interrupted cleanup. And a fenced zombie's files are removed by the orphan pass
+finishes the interrupted cleanup. With formats [iceberg, delta] (midway through expiry's
+deletes) delta-rs reads the same rows and every file of the Delta version exists too; files the
+Delta log still names as removed stay live for the orphan pass. And a fenced zombie's files are removed by the orphan pass
 and by nothing else: compaction and expiry leave every unreferenced file alone.
 Compaction-commit crashes are in test_maintenance.py."""
+import json
 import os
 import pathlib
 import shutil
 import time
+import urllib.parse
 import uuid
 
 import pytest
+from deltalake import DeltaTable
 
 from tests.integration.fixtures.exactly_once import BackgroundProducer, assert_exactly_once, end_offsets, read_rows
 from tests.integration.fixtures.floe_run import FloeRun
+from tests.integration.test_iceberg_maintenance_lib import local
 from tests.integration.test_maintenance import (TWO_DAYS, avro, data_files_on_disk, duckdb_count, maintain,
                                                 referenced_files)
 from tests.integration.test_pipeline_avro import order
+from tests.integration.test_pipeline_delta import delta_rows
 
 
 def table_files(location: pathlib.Path) -> set:
@@ -54,15 +61,38 @@ def crash_run(floe, monkeypatch, point: str, producing: BackgroundProducer) -> N
     assert producing.sent is not None
 
 
-@pytest.mark.parametrize("point", ["crash-after-expiry-commit", "crash-during-expiry-deletes"])
+def delta_named(location: pathlib.Path) -> set:
+    """Every data file the Delta log names, added or removed (local paths)."""
+    named = set()
+    for f in (location / "_delta_log").glob("*.json"):
+        for line in f.read_text().splitlines():
+            action = json.loads(line)
+            for kind in ("add", "remove"):
+                if kind in action:
+                    named.add(str(location / urllib.parse.unquote(action[kind]["path"])))
+    return named
+
+
+def assert_delta_sound(location: pathlib.Path, rows: dict) -> None:
+    """delta-rs reads the rows pyiceberg read, and every file of its version exists."""
+    assert set(delta_rows(location)) == set(rows)
+    for uri in DeltaTable(str(location)).file_uris():
+        assert local(uri).exists(), uri
+
+
+@pytest.mark.parametrize("point,formats", [
+    pytest.param("crash-after-expiry-commit", ["iceberg"], id="after-commit"),
+    pytest.param("crash-during-expiry-deletes", ["iceberg"], id="midway"),
+    pytest.param("crash-during-expiry-deletes", ["iceberg", "delta"], id="midway-both-formats")])
 def test_kill_9_during_expiry_loses_nothing_and_the_next_pass_cleans_up(kafka, schema_registry, floe_bin, tmp_path,
-                                                                        monkeypatch, point):
+                                                                        monkeypatch, point, formats):
     topic = f"expcrash-{uuid.uuid4().hex[:8]}"
     kafka.create_topic(topic, partitions=2)
     producing = BackgroundProducer(kafka, schema_registry.url, topic, 2, 2_000, 12, avro, order)
     # Passes every 6 s: the first expiry has several snapshots (and, after the compaction of the
     # same pass, replaced data files) to delete, so "midway" leaves some of them behind.
-    floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap, [{"name": topic, "table": "kafka.expcrash"}],
+    floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap,
+                   [{"name": topic, "table": "kafka.expcrash", "formats": formats}],
                    registry_url=schema_registry.url, kafka_properties={"group.instance.id": f"crash-{topic}"},
                    extra={"maintenance": {"interval": "6s", "compaction": {"min_files": 3},
                                           "snapshot_retention": "1s", "min_snapshots": 2}})
@@ -77,6 +107,11 @@ def test_kill_9_during_expiry_loses_nothing_and_the_next_pass_cleans_up(kafka, s
     leftovers = table_files(location) - referenced_files(table)
     assert leftovers, "the crash came before (some of) expiry's deletes"
     assert any(p.endswith(".avro") for p in leftovers)  # at least an expired manifest list
+    dual = "delta" in formats
+    if dual:
+        assert_delta_sound(location, rows)
+        # Files the Delta log still names (removed, not vacuumed) are live for the orphan pass.
+        leftovers -= delta_named(location)
 
     # The next pass: expiry no longer sees them (their snapshots are gone), the orphan pass
     # removes them once they are older than orphan_age — and nothing referenced.
@@ -86,7 +121,11 @@ def test_kill_9_during_expiry_loses_nothing_and_the_next_pass_cleans_up(kafka, s
     assert not [p for p in leftovers if pathlib.Path(p).exists()]
     assert read_rows(floe, "kafka.expcrash") == rows
     assert_sound(floe, "kafka.expcrash", producing.sent)
-    assert table_files(location) == referenced_files(floe.table("kafka.expcrash"))
+    unreferenced = table_files(location) - referenced_files(floe.table("kafka.expcrash"))
+    if dual:
+        assert_delta_sound(location, rows)
+        unreferenced -= delta_named(location)
+    assert not unreferenced, sorted(unreferenced)[:5]
 
 
 def test_kill_9_during_orphan_removal_loses_nothing_and_the_next_pass_finishes(kafka, schema_registry, floe_bin,
