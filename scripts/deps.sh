@@ -97,6 +97,19 @@ if [ "$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$DEPS/azurite/node_modules/azu
 else
   echo "deps: Azurite $AZURITE_VERSION present"
 fi
+# oauth2-mock-server (an OpenID Connect token server) from npm, pinned; test_kafka_security.py's
+# SASL/OAUTHBEARER test gets its tokens there. 7.x runs on Debian 12's Node 18 (8.x needs Node 20.19).
+OAUTH2_MOCK_VERSION=7.2.1
+# (its package.json has CRLF line ends)
+if [ "$(sed -n 's/^  "version": "\(.*\)",\r\?$/\1/p' "$DEPS/oauth2-mock-server/node_modules/oauth2-mock-server/package.json" 2>/dev/null)" \
+     != "$OAUTH2_MOCK_VERSION" ]; then
+  command -v npm >/dev/null || install_apt npm
+  echo "deps: installing oauth2-mock-server $OAUTH2_MOCK_VERSION under .deps/oauth2-mock-server"
+  mkdir -p "$DEPS/oauth2-mock-server"
+  npm install --prefix "$DEPS/oauth2-mock-server" --no-audit --no-fund --silent "oauth2-mock-server@$OAUTH2_MOCK_VERSION"
+else
+  echo "deps: oauth2-mock-server $OAUTH2_MOCK_VERSION present"
+fi
 # fake-gcs-server (GCS JSON API), built from its Go module, pinned.
 FAKE_GCS_VERSION=v1.56.1
 if [ "$(cat "$DEPS/bin/.fake-gcs-server.version" 2>/dev/null)" != "$FAKE_GCS_VERSION" ] || \

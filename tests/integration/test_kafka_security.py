@@ -8,8 +8,10 @@ a missing client certificate must end the run with an error naming the broker an
 
 Floe links the librdkafka that `make deps` builds (>= 2.6.1, scripts/librdkafka/install.sh): the
 SCRAM tests check that the floe binary really loads one with the SCRAM fix, then materialize over
-SCRAM-SHA-256 and -512 against this Kafka 4 broker. SASL/OAUTHBEARER with OIDC
-(sasl.oauthbearer.method=oidc) is built in but not tested here (docs/security.md)."""
+SCRAM-SHA-256 and -512 against this Kafka 4 broker. SASL/OAUTHBEARER with OIDC: the broker's OAUTH
+listener validates JWTs against the JWKS of a real OIDC token server (fixtures/oidc_server.py), and
+Floe, with sasl.oauthbearer.method=oidc and the client secret from ${env:…}, gets its token there
+with the client-credentials grant and materializes the topic."""
 import ctypes
 import pathlib
 import re
@@ -24,6 +26,7 @@ from tests.integration.fixtures.floe_run import FloeRun
 from tests.integration.fixtures.produce import RecordProducer
 from confluent_kafka.admin import AdminClient
 
+from tests.integration.fixtures.oidc_server import OidcServer
 from tests.integration.fixtures.secure_kafka import PLAIN_PASSWORD, PLAIN_USER, SCRAM_USERS, SecureKafkaBroker
 
 ORDER = {
@@ -32,6 +35,7 @@ ORDER = {
 }
 RECORDS = 50
 SCRAM_FIXED = 0x020601ff  # librdkafka 2.6.1 fixed the SCRAM proof that Kafka 4 brokers reject
+OIDC_CLIENT_ID, OIDC_CLIENT_SECRET = "floe-oidc", "01dc-s3cret-Hn4"
 
 
 def floe_librdkafka_version(floe_bin) -> int:
@@ -43,8 +47,15 @@ def floe_librdkafka_version(floe_bin) -> int:
 
 
 @pytest.fixture(scope="module")
-def secure_kafka(tmp_path_factory):
-    with SecureKafkaBroker(tmp_path_factory.mktemp("secure-kafka")) as broker:
+def oidc():
+    with OidcServer(OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, audience="kafka") as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def secure_kafka(tmp_path_factory, oidc):
+    with SecureKafkaBroker(tmp_path_factory.mktemp("secure-kafka"), oidc_jwks_url=oidc.jwks_url,
+                           oidc_issuer=oidc.issuer, oidc_audience=oidc.audience) as broker:
         yield broker
 
 
@@ -144,6 +155,52 @@ def test_scram(secure_kafka, schema_registry, floe_bin, tmp_path, monkeypatch, n
     assert_no_secret(log, secrets, "floe run's log")
     assert result.returncode == 0, log[-4000:]
     assert_exactly_once(floe, topic)
+
+
+def test_oauthbearer_oidc(secure_kafka, oidc, schema_registry, floe_bin, tmp_path, monkeypatch):
+    """SASL/OAUTHBEARER with librdkafka's OIDC client: Floe fetches a JWT from the token endpoint
+    with its client id and secret (the server refuses any other pair), the broker checks its
+    signature against the server's JWKS, and every record is materialized exactly once."""
+    topic = produce_orders(secure_kafka, schema_registry.url)
+    monkeypatch.setenv("FLOE_TEST_OIDC_SECRET", OIDC_CLIENT_SECRET)
+    props = {"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "OAUTHBEARER",
+             "sasl.oauthbearer.method": "oidc", "sasl.oauthbearer.token.endpoint.url": oidc.token_url,
+             "sasl.oauthbearer.client.id": OIDC_CLIENT_ID,
+             "sasl.oauthbearer.client.secret": "${env:FLOE_TEST_OIDC_SECRET}"}
+    floe = FloeRun(floe_bin, tmp_path, secure_kafka.oauth_bootstrap, [{"name": topic}],
+                   registry_url=schema_registry.url, group_id="floe-oidc", kafka_properties=props)
+    checked = validate(floe_bin, floe.write_config())
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert_no_secret(checked.stdout + checked.stderr, [OIDC_CLIENT_SECRET], "floe validate's output")
+    result = floe.run_batch(timeout=120)
+    log = result.stdout + result.stderr
+    assert result.returncode == 0, log[-4000:]
+    assert_no_secret(log, [OIDC_CLIENT_SECRET], "floe run's log")
+    assert_exactly_once(floe, topic)
+
+
+def test_oauthbearer_oidc_wrong_secret_fails_fast(secure_kafka, oidc, schema_registry, floe_bin, tmp_path,
+                                                  monkeypatch):
+    """The token server refuses a wrong client secret: `floe run` ends with an error naming the
+    brokers, the provider's answer and the OIDC settings to check, without printing the secret."""
+    topic = produce_orders(secure_kafka, schema_registry.url)
+    wrong = "wr0ng-01dc-s3cret"
+    monkeypatch.setenv("FLOE_TEST_OIDC_SECRET", wrong)
+    props = {"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "OAUTHBEARER",
+             "sasl.oauthbearer.method": "oidc", "sasl.oauthbearer.token.endpoint.url": oidc.token_url,
+             "sasl.oauthbearer.client.id": OIDC_CLIENT_ID,
+             "sasl.oauthbearer.client.secret": "${env:FLOE_TEST_OIDC_SECRET}"}
+    floe = FloeRun(floe_bin, tmp_path, secure_kafka.oauth_bootstrap, [{"name": topic}],
+                   registry_url=schema_registry.url, group_id="floe-oidc-wrong", kafka_properties=props)
+    started = time.monotonic()
+    result = floe.run_batch(timeout=120)
+    log = result.stdout + result.stderr
+    assert result.returncode != 0, log[-4000:]
+    assert time.monotonic() - started < 45, f"took {time.monotonic() - started:.0f} s"
+    assert_no_secret(log, [wrong, OIDC_CLIENT_SECRET], "floe run's log")
+    error = next(line for line in log.splitlines() if line.startswith("floe run:"))
+    assert f"cannot connect to the Kafka brokers at {secure_kafka.oauth_bootstrap}" in error, error
+    assert "invalid_client" in error and "sasl.oauthbearer.client.secret" in error, error
 
 
 def test_status_and_metrics_hold_no_secret(secure_kafka, schema_registry, floe_bin, tmp_path, monkeypatch):

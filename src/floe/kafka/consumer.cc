@@ -276,10 +276,16 @@ std::string DescribeSecurityFailure(const std::string& bootstrap_servers, std::s
                                     int librdkafka_version) {
   std::string out = "cannot connect to the Kafka brokers at " + bootstrap_servers + ": " + std::string(reason);
   const bool tls = reason.find("SSL") != std::string_view::npos;
-  out += tls ? " (check the TLS settings in kafka.properties: security.protocol, ssl.ca.location for the brokers' "
-               "CA, ssl.certificate.location and ssl.key.location or ssl.key.pem when the listener requires a client "
-               "certificate)"
-             : " (check sasl.mechanism, sasl.username and sasl.password in kafka.properties)";
+  // librdkafka's OIDC client failing to get a token says "SASL OAUTHBEARER token": the identity
+  // provider's settings are to check then, not a user name and password.
+  const bool oauth = reason.find("OAUTHBEARER") != std::string_view::npos;
+  out += tls     ? " (check the TLS settings in kafka.properties: security.protocol, ssl.ca.location for the brokers' "
+                   "CA, ssl.certificate.location and ssl.key.location or ssl.key.pem when the listener requires a "
+                   "client certificate)"
+         : oauth ? " (check sasl.oauthbearer.token.endpoint.url, sasl.oauthbearer.client.id and "
+                   "sasl.oauthbearer.client.secret in kafka.properties, and that the identity provider issues tokens "
+                   "the brokers accept)"
+                 : " (check sasl.mechanism, sasl.username and sasl.password in kafka.properties)";
   constexpr int kScramFixed = 0x020601ff;  // librdkafka 2.6.1: SCRAM nonce fix (librdkafka#4895)
   if (reason.find("SCRAM") != std::string_view::npos && librdkafka_version < kScramFixed) {
     char version[32];

@@ -54,6 +54,13 @@ TEST(ConsumerSecurityTest, TheReportNamesTheBrokersTheProblemAndWhatToCheck) {
   EXPECT_NE(tls.find("ssl.ca.location"), std::string::npos) << tls;
   EXPECT_NE(DescribeSecurityFailure("b1:9094", kNoClientCert, 0x020a00ff).find("ssl.certificate.location"),
             std::string::npos);
+
+  // librdkafka 2.12.1's words when its OIDC client gets no token (seen in test_kafka_security.py).
+  const std::string oidc = DescribeSecurityFailure(
+      "b1:9095", "Failed to acquire SASL OAUTHBEARER token: {\"error\":\"invalid_client\"}", 0x020c01ff);
+  EXPECT_NE(oidc.find("invalid_client"), std::string::npos) << oidc;
+  EXPECT_NE(oidc.find("sasl.oauthbearer.client.secret"), std::string::npos) << oidc;
+  EXPECT_EQ(oidc.find("sasl.username"), std::string::npos) << oidc;
 }
 
 TEST(ConsumerSecurityTest, ScramFailuresOnOldLibrdkafkaMentionItsKafka4Bug) {
