@@ -1,6 +1,8 @@
 #include "floe/iceberg/replace_files.h"
 
+#include <charconv>
 #include <set>
+#include <string_view>
 #include <utility>
 
 #include "floe/core/uuid.h"
@@ -38,11 +40,78 @@ struct Totals {
   }
 };
 
+std::optional<std::int64_t> SummaryNumber(const Snapshot& snapshot, std::string_view key) {
+  auto text = snapshot.SummaryValue(key);
+  if (!text) return std::nullopt;
+  std::int64_t v = 0;
+  auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
+  if (ec != std::errc() || end != text->data() + text->size() || v < 0) return std::nullopt;
+  return v;
+}
+
 }  // namespace
 
-Result<PreparedCommit> PrepareReplaceFiles(const TableMetadata& base, const std::vector<std::string>& files_to_delete,
-                                           const std::vector<DataFile>& files_to_add,
-                                           const std::map<std::string, std::string>& summary) {
+// What a replace wrote, for a retry on fresh metadata (RebaseReplaceFiles).
+struct ReplacedManifestsState {
+  std::string table_uuid;
+  std::int64_t snapshot_id = 0;        // kept across retries: the written manifests name it
+  std::int64_t written_sequence = 0;   // the sequence number the manifests were written with
+  std::vector<ManifestFile> front;     // the added files' manifests, then the rewritten ones
+  std::set<std::string> replaced;      // parent manifests the rewritten ones take the place of
+  std::set<std::string> dropped;       // parent manifests without a live entry, left out
+  Totals deleted, added;
+  std::size_t changed_partitions = 0;
+  std::map<std::string, std::string> extra_summary;
+};
+
+namespace {
+
+// Writes the manifest list `list` and returns the commit of the replace snapshot on `base`,
+// whose current snapshot is `parent`. `totals`: the table's totals after the replace, when known.
+Result<PreparedCommit> CommitReplace(const TableMetadata& base, const Snapshot& parent,
+                                     const ReplacedManifestsState& state, std::int64_t sequence,
+                                     const std::vector<ManifestFile>& list, const std::optional<Totals>& totals) {
+  FLOE_ASSIGN_OR_RETURN(auto io, storage::FileIO::Open(base.location));
+  const std::string list_path =
+      "metadata/snap-" + std::to_string(state.snapshot_id) + "-1-" + floe::NewUuid() + ".avro";
+  FLOE_RETURN_IF_ERROR(WriteManifestList(io, list_path, state.snapshot_id, parent.snapshot_id, sequence, list));
+
+  Snapshot snapshot;
+  snapshot.snapshot_id = state.snapshot_id;
+  snapshot.parent_snapshot_id = parent.snapshot_id;
+  snapshot.sequence_number = sequence;
+  snapshot.timestamp_ms = NowMillis();
+  snapshot.manifest_list = io.Uri(list_path);
+  snapshot.schema_id = base.current_schema_id;
+  auto& s = snapshot.summary;
+  s[std::string(kSummaryOperation)] = "replace";
+  s["added-data-files"] = std::to_string(state.added.files);
+  s["added-records"] = std::to_string(state.added.records);
+  s["added-files-size"] = std::to_string(state.added.bytes);
+  s["deleted-data-files"] = std::to_string(state.deleted.files);
+  s["deleted-records"] = std::to_string(state.deleted.records);
+  s["removed-files-size"] = std::to_string(state.deleted.bytes);
+  s["changed-partition-count"] = std::to_string(state.changed_partitions);
+  if (totals) {
+    s["total-data-files"] = std::to_string(totals->files);
+    s["total-records"] = std::to_string(totals->records);
+    s["total-files-size"] = std::to_string(totals->bytes);
+    s["total-delete-files"] = "0";
+    s["total-position-deletes"] = "0";
+    s["total-equality-deletes"] = "0";
+  }
+  // The pipeline reads its committed offsets from the current snapshot: carried from the parent.
+  if (auto offsets = parent.SummaryValue(kSummaryFloeOffsets)) s[std::string(kSummaryFloeOffsets)] = std::string(*offsets);
+  for (const auto& [k, v] : state.extra_summary) s.emplace(k, v);  // never overrides the entries above
+  return CommitOnMain(base, snapshot);
+}
+
+
+}  // namespace
+
+Result<RebasableReplace> PrepareRebasableReplace(const TableMetadata& base, const std::vector<std::string>& files_to_delete,
+                                                 const std::vector<DataFile>& files_to_add,
+                                                 const std::map<std::string, std::string>& summary) {
   if (base.format_version != 2) {
     return Status::Unsupported("replace files: the table is format v" + std::to_string(base.format_version) +
                                "; Floe rewrites format v2 tables only");
@@ -75,14 +144,19 @@ Result<PreparedCommit> PrepareReplaceFiles(const TableMetadata& base, const std:
   FLOE_ASSIGN_OR_RETURN(auto manifests, ReadSnapshotManifests(base, *parent));
   FLOE_ASSIGN_OR_RETURN(auto io, storage::FileIO::Open(base.location));
 
-  PreparedCommit commit;
-  commit.snapshot_id = NewSnapshotId(base);
+  auto state = std::make_shared<ReplacedManifestsState>();
+  state->table_uuid = base.table_uuid;
+  state->snapshot_id = NewSnapshotId(base);
+  state->extra_summary = summary;
   const std::int64_t sequence = base.NextSequenceNumber();
+  state->written_sequence = sequence;
   const std::string tag = floe::NewUuid();
   int manifest_index = 0;
   auto next_manifest_path = [&]() { return "metadata/" + tag + "-m" + std::to_string(manifest_index++) + ".avro"; };
 
-  Totals deleted, added, after;
+  Totals& deleted = state->deleted;
+  Totals& added = state->added;
+  Totals after;
   std::set<std::string> found;
   std::set<std::string> live_paths;  // live after this commit (before the added files)
   std::set<std::pair<int, std::vector<PartitionValue>>> changed_partitions;
@@ -94,7 +168,10 @@ Result<PreparedCommit> PrepareReplaceFiles(const TableMetadata& base, const std:
       live = true;
       if (to_delete.count(e.data_file.file_path)) touched = true;
     }
-    if (!live) continue;  // only deletes of earlier snapshots: nothing a reader of this one needs
+    if (!live) {  // only deletes of earlier snapshots: nothing a reader of this one needs
+      state->dropped.insert(manifest.manifest_path);
+      continue;
+    }
     if (!touched) {
       for (const auto& e : entries) {
         if (!IsLive(e)) continue;
@@ -104,6 +181,7 @@ Result<PreparedCommit> PrepareReplaceFiles(const TableMetadata& base, const std:
       carried.push_back(std::move(manifest));
       continue;
     }
+    state->replaced.insert(manifest.manifest_path);
     std::vector<ManifestEntry> out;
     for (auto& e : entries) {
       if (!IsLive(e)) continue;
@@ -114,7 +192,7 @@ Result<PreparedCommit> PrepareReplaceFiles(const TableMetadata& base, const std:
                                          " as live twice");
         }
         e.status = EntryStatus::kDeleted;
-        e.snapshot_id = commit.snapshot_id;  // sequence numbers stay those of the file
+        e.snapshot_id = state->snapshot_id;  // sequence numbers stay those of the file
         deleted.Add(e.data_file);
         changed_partitions.emplace(e.data_file.spec_id, e.data_file.partition);
       } else {
@@ -126,7 +204,7 @@ Result<PreparedCommit> PrepareReplaceFiles(const TableMetadata& base, const std:
     }
     const schema::PartitionSpec* spec = base.SpecById(manifest.partition_spec_id);
     ManifestContext context{SchemaForSpec(base, *spec), spec, base.format_version};
-    FLOE_ASSIGN_OR_RETURN(auto written, WriteManifest(io, next_manifest_path(), context, commit.snapshot_id, sequence, out));
+    FLOE_ASSIGN_OR_RETURN(auto written, WriteManifest(io, next_manifest_path(), context, state->snapshot_id, sequence, out));
     rewritten.push_back(std::move(written));
   }
   if (found.size() != to_delete.size()) {
@@ -146,7 +224,7 @@ Result<PreparedCommit> PrepareReplaceFiles(const TableMetadata& base, const std:
     }
     ManifestEntry e;
     e.status = EntryStatus::kAdded;
-    e.snapshot_id = commit.snapshot_id;  // sequence numbers stay null: inherited from the list
+    e.snapshot_id = state->snapshot_id;  // sequence numbers stay null: inherited from the list
     e.data_file = f;
     added.Add(f);
     changed_partitions.emplace(f.spec_id, f.partition);
@@ -157,7 +235,9 @@ Result<PreparedCommit> PrepareReplaceFiles(const TableMetadata& base, const std:
                                    " records, the files to add " + std::to_string(added.records) +
                                    ": a rewrite must keep the table's rows");
   }
-  std::vector<ManifestFile> list;
+  state->changed_partitions = changed_partitions.size();
+  // The list: one new manifest per spec of the added files, the rewritten manifests, then the
+  // parent's manifests the replace did not touch.
   for (const auto& [spec_id, entries] : added_by_spec) {
     const schema::PartitionSpec* spec = base.SpecById(spec_id);
     const schema::Schema* spec_schema = SchemaForSpec(base, *spec);
@@ -166,42 +246,67 @@ Result<PreparedCommit> PrepareReplaceFiles(const TableMetadata& base, const std:
                                      std::to_string(spec_id));
     }
     ManifestContext context{spec_schema, spec, base.format_version};
-    FLOE_ASSIGN_OR_RETURN(auto written, WriteManifest(io, next_manifest_path(), context, commit.snapshot_id, sequence,
+    FLOE_ASSIGN_OR_RETURN(auto written, WriteManifest(io, next_manifest_path(), context, state->snapshot_id, sequence,
                                                       entries));
-    list.push_back(std::move(written));
+    state->front.push_back(std::move(written));
   }
-  for (auto& m : rewritten) list.push_back(std::move(m));
+  for (auto& m : rewritten) state->front.push_back(std::move(m));
+  std::vector<ManifestFile> list = state->front;
   for (auto& m : carried) list.push_back(std::move(m));
-  const std::string list_path = "metadata/snap-" + std::to_string(commit.snapshot_id) + "-1-" + tag + ".avro";
-  FLOE_RETURN_IF_ERROR(WriteManifestList(io, list_path, commit.snapshot_id, parent->snapshot_id, sequence, list));
-
-  Snapshot snapshot;
-  snapshot.snapshot_id = commit.snapshot_id;
-  snapshot.parent_snapshot_id = parent->snapshot_id;
-  snapshot.sequence_number = sequence;
-  snapshot.timestamp_ms = NowMillis();
-  snapshot.manifest_list = io.Uri(list_path);
-  snapshot.schema_id = schema->schema_id;
-  auto& s = snapshot.summary;
-  s[std::string(kSummaryOperation)] = "replace";
-  s["added-data-files"] = std::to_string(added.files);
-  s["added-records"] = std::to_string(added.records);
-  s["added-files-size"] = std::to_string(added.bytes);
-  s["deleted-data-files"] = std::to_string(deleted.files);
-  s["deleted-records"] = std::to_string(deleted.records);
-  s["removed-files-size"] = std::to_string(deleted.bytes);
-  s["changed-partition-count"] = std::to_string(changed_partitions.size());
   // Exact: every manifest of the parent was read (the table has no delete files).
-  s["total-data-files"] = std::to_string(after.files + added.files);
-  s["total-records"] = std::to_string(after.records + added.records);
-  s["total-files-size"] = std::to_string(after.bytes + added.bytes);
-  s["total-delete-files"] = "0";
-  s["total-position-deletes"] = "0";
-  s["total-equality-deletes"] = "0";
-  if (auto offsets = parent->SummaryValue(kSummaryFloeOffsets)) s[std::string(kSummaryFloeOffsets)] = std::string(*offsets);
-  for (const auto& [k, v] : summary) s.emplace(k, v);  // never overrides the entries above
+  const Totals totals{after.files + added.files, after.records + added.records, after.bytes + added.bytes};
+  FLOE_ASSIGN_OR_RETURN(auto commit, CommitReplace(base, *parent, *state, sequence, list, totals));
+  return RebasableReplace{std::move(commit), std::move(state)};
+}
 
-  return CommitOnMain(base, snapshot);
+Result<PreparedCommit> PrepareReplaceFiles(const TableMetadata& base, const std::vector<std::string>& files_to_delete,
+                                           const std::vector<DataFile>& files_to_add,
+                                           const std::map<std::string, std::string>& summary) {
+  FLOE_ASSIGN_OR_RETURN(auto replace, PrepareRebasableReplace(base, files_to_delete, files_to_add, summary));
+  return std::move(replace.commit);
+}
+
+Result<std::optional<PreparedCommit>> RebaseReplaceFiles(const TableMetadata& fresh, const RebasableReplace& previous) {
+  const ReplacedManifestsState* state = previous.state.get();
+  const Snapshot* parent = fresh.CurrentSnapshot();
+  if (!state || !parent || parent->manifest_list.empty() || fresh.format_version != 2 ||
+      fresh.table_uuid != state->table_uuid || fresh.SnapshotById(state->snapshot_id)) {
+    return std::optional<PreparedCommit>();
+  }
+  FLOE_ASSIGN_OR_RETURN(auto manifests, ReadManifestList(parent->manifest_list));
+  std::vector<ManifestFile> rest;
+  std::size_t replaced_found = 0;
+  for (auto& m : manifests) {
+    if (m.content != 0) return std::optional<PreparedCommit>();  // delete files: PrepareReplaceFiles refuses them
+    if (state->replaced.count(m.manifest_path)) {
+      ++replaced_found;
+    } else if (!state->dropped.count(m.manifest_path)) {
+      rest.push_back(std::move(m));
+    }
+  }
+  if (replaced_found != state->replaced.size()) return std::optional<PreparedCommit>();
+
+  // The written manifests are listed as added by this commit: their sequence number is the
+  // fresh one, which the added files' entries (written without one) inherit; the rewritten
+  // manifests' entries carry their sequence numbers explicitly.
+  const std::int64_t sequence = fresh.NextSequenceNumber();
+  std::vector<ManifestFile> list = state->front;
+  for (auto& m : list) {
+    m.sequence_number = sequence;
+    if (m.min_sequence_number == state->written_sequence) m.min_sequence_number = sequence;
+  }
+  for (auto& m : rest) list.push_back(std::move(m));
+  // The winner's totals, with this replace's swap (the records do not change).
+  std::optional<Totals> totals;
+  auto files = SummaryNumber(*parent, "total-data-files");
+  auto records = SummaryNumber(*parent, "total-records");
+  auto bytes = SummaryNumber(*parent, "total-files-size");
+  if (files && records && bytes) {
+    totals = Totals{*files - state->deleted.files + state->added.files, *records,
+                    *bytes - state->deleted.bytes + state->added.bytes};
+  }
+  FLOE_ASSIGN_OR_RETURN(auto commit, CommitReplace(fresh, *parent, *state, sequence, list, totals));
+  return std::optional<PreparedCommit>(std::move(commit));
 }
 
 }  // namespace floe::iceberg

@@ -13,6 +13,8 @@
 // removed-files-size, exact totals, and the parent's floe.offsets unchanged: the pipeline
 // reads its committed offsets from the current snapshot, which a compaction must not lose.
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,5 +39,32 @@ namespace floe::iceberg {
 Result<PreparedCommit> PrepareReplaceFiles(const TableMetadata& base, const std::vector<std::string>& files_to_delete,
                                            const std::vector<DataFile>& files_to_add,
                                            const std::map<std::string, std::string>& summary = {});
+
+struct ReplacedManifestsState;  // replace_files.cc
+
+// A prepared replace that can be rebased after a lost race (RebaseReplaceFiles).
+struct RebasableReplace {
+  PreparedCommit commit;
+  std::shared_ptr<const ReplacedManifestsState> state;  // what the replace wrote
+};
+
+// PrepareReplaceFiles, keeping what it wrote for RebaseReplaceFiles.
+Result<RebasableReplace> PrepareRebasableReplace(const TableMetadata& base, const std::vector<std::string>& files_to_delete,
+                                                 const std::vector<DataFile>& files_to_add,
+                                                 const std::map<std::string, std::string>& summary = {});
+
+// The same replace on fresh metadata after the catalog said kConflict (another writer's commit
+// won), without reading or rewriting any manifest: a streaming writer's fast appends only add
+// manifests in front of the list, so while fresh's current snapshot still lists every manifest
+// the replace rewrote (manifests are immutable: same path, same entries, so the files to delete
+// are still live), the new manifest list is fresh's list with those manifests swapped for the
+// rewritten ones and the new files' manifest in front; the winner's manifests stay as they are.
+// One manifest list is read and one written, so a compaction keeps up with 1 s ingestion commits
+// however many manifests the table has. Same snapshot id (the written manifests name it), fresh
+// sequence number, fresh's floe.offsets (the winner's: a replace never moves them) and totals
+// derived from fresh's. nullopt when the rebase is not possible — a rewritten manifest is gone
+// (a compaction or manifest merge ran meanwhile), the table was replaced (uuid), it gained delete
+// files or the snapshot id got taken: call PrepareReplaceFiles again on the fresh metadata.
+Result<std::optional<PreparedCommit>> RebaseReplaceFiles(const TableMetadata& fresh, const RebasableReplace& previous);
 
 }  // namespace floe::iceberg

@@ -99,31 +99,48 @@ Result<std::vector<const GroupSwap*>> StillLive(const iceberg::TableMetadata& me
 }
 
 // Commits the swaps as a replace snapshot on `base`, and after kConflict from the catalog on
-// freshly loaded metadata with the groups still whole. When no group is left, the attempt
+// freshly loaded metadata: the same replace rebased on it while the manifests it rewrote are
+// still listed, else prepared again with the groups still whole. When no group is left, the attempt
 // reports no commit (nullopt) so that RetryOnConflict does not retry it, and kConflict is
 // returned.
 Result<Committed> CommitSwaps(catalog::TableCatalog& catalog, const catalog::TableIdentifier& id,
                               catalog::LoadedTable base, const std::vector<GroupSwap>& swaps,
                               const CompactionOptions& options) {
+  // The last replace prepared and the swaps it takes: after a lost race it is rebased on the
+  // winner (one manifest list read and written) instead of prepared again (every manifest of the
+  // table read, the touched ones rewritten), which takes long enough on a table with many
+  // manifests to lose every race against 1 s ingestion commits.
+  std::optional<iceberg::RebasableReplace> prepared;
+  std::vector<const GroupSwap*> prepared_swaps;
   auto attempt = [&](int n) -> Result<std::optional<Committed>> {
-    std::vector<const GroupSwap*> taken;
+    std::optional<iceberg::PreparedCommit> commit;
     if (n > 1) {
       FLOE_ASSIGN_OR_RETURN(base, catalog.LoadTable(id));
-      FLOE_ASSIGN_OR_RETURN(taken, StillLive(base.metadata, swaps));
-    } else {
-      for (const auto& swap : swaps) taken.push_back(&swap);
+      if (prepared) {
+        FLOE_ASSIGN_OR_RETURN(commit, iceberg::RebaseReplaceFiles(base.metadata, *prepared));
+      }
     }
-    if (taken.empty()) return std::optional<Committed>();
-    std::vector<std::string> to_delete;
-    std::vector<iceberg::DataFile> to_add;
-    for (const GroupSwap* swap : taken) {
-      for (const auto& f : swap->removed) to_delete.push_back(f.file_path);
-      to_add.insert(to_add.end(), swap->added.begin(), swap->added.end());
+    if (!commit) {
+      std::vector<const GroupSwap*> taken;
+      if (n > 1) {
+        FLOE_ASSIGN_OR_RETURN(taken, StillLive(base.metadata, swaps));
+      } else {
+        for (const auto& swap : swaps) taken.push_back(&swap);
+      }
+      if (taken.empty()) return std::optional<Committed>();
+      std::vector<std::string> to_delete;
+      std::vector<iceberg::DataFile> to_add;
+      for (const GroupSwap* swap : taken) {
+        for (const auto& f : swap->removed) to_delete.push_back(f.file_path);
+        to_add.insert(to_add.end(), swap->added.begin(), swap->added.end());
+      }
+      FLOE_ASSIGN_OR_RETURN(prepared, iceberg::PrepareRebasableReplace(base.metadata, to_delete, to_add));
+      prepared_swaps = std::move(taken);
+      commit = prepared->commit;
     }
-    FLOE_ASSIGN_OR_RETURN(auto commit, iceberg::PrepareReplaceFiles(base.metadata, to_delete, to_add));
     if (n == 1 && options.before_first_commit) FLOE_RETURN_IF_ERROR(options.before_first_commit());
-    FLOE_ASSIGN_OR_RETURN(auto committed, catalog.CommitTable({id, commit.requirements, commit.updates}));
-    return std::optional<Committed>(Committed{std::move(committed), commit.snapshot_id, n, std::move(taken)});
+    FLOE_ASSIGN_OR_RETURN(auto committed, catalog.CommitTable({id, commit->requirements, commit->updates}));
+    return std::optional<Committed>(Committed{std::move(committed), commit->snapshot_id, n, prepared_swaps});
   };
   FLOE_ASSIGN_OR_RETURN(auto committed, RetryOnConflict(attempt, options.max_commit_attempts));
   if (!committed) {

@@ -29,9 +29,13 @@
 // A table with no group to merge is left alone: no commit, and the report has attempts 0.
 //
 // Concurrency (optimistic, core/retry.h). Another writer may commit between the plan and the
-// commit. kConflict from the catalog reloads the table and rebuilds the replace on the fresh
-// metadata (the rebase): the merged files are reused, files committed meanwhile stay as they
-// are (the plan does not grow; a later compaction takes them). A partition group some of whose
+// commit. kConflict from the catalog reloads the table and rebases the replace on the fresh
+// metadata: while the winner only added manifests (ingestion's fast appends), the replace's
+// manifests are reused and only a new manifest list is written (iceberg::RebaseReplaceFiles),
+// so a retry takes one manifest-list read and write however large the table is; otherwise the
+// replace is prepared again on the fresh metadata. Either way the merged files are reused and
+// files committed meanwhile stay as they are (the plan does not grow; a later compaction takes
+// them). A partition group some of whose
 // planned files are no longer live (another compaction removed them) is given up — dropped
 // from the replace, its merged files left for orphan removal — and the other groups commit;
 // when every group is given up, kConflict is returned, and calling CompactTable again plans

@@ -254,6 +254,78 @@ TEST_F(IcebergReplace, StaleBaseFailsItsRequirement) {
   EXPECT_EQ(LivePaths().size(), 2u);
 }
 
+// A replace that lost its race to fast appends is rebased on the winner: its manifests are
+// reused, the winner's files and floe.offsets kept, sequence numbers and totals the fresh ones.
+TEST_F(IcebergReplace, RebaseOnFastAppendsReusesManifests) {
+  const DataFile a = File("a", "x", 10), b = File("b", "x", 20), c = File("c", "y", 5);
+  Append({a, b, c}, {{"floe.offsets", R"({"orders":{"0":3}})"}});
+  const TableMetadata base = metadata_;
+  auto prepared = PrepareRebasableReplace(base, {a.file_path, b.file_path}, {File("ab", "x", 30)});
+  ASSERT_TRUE(prepared.ok()) << prepared.status().ToString();
+  const DataFile d = File("d", "y", 7), e = File("e", "x", 1);
+  Append({d}, {{"floe.offsets", R"({"orders":{"0":4}})"}});
+  Append({e}, {{"floe.offsets", R"({"orders":{"0":5}})"}});
+  EXPECT_EQ(CheckRequirements(&metadata_, prepared->commit.requirements).code(), StatusCode::kConflict);
+
+  const auto first_list = ReadManifestList(
+      std::get<AddSnapshotUpdate>(prepared->commit.updates[0]).snapshot.manifest_list);
+  ASSERT_TRUE(first_list.ok());
+  auto rebased = RebaseReplaceFiles(metadata_, *prepared);
+  ASSERT_TRUE(rebased.ok()) << rebased.status().ToString();
+  ASSERT_TRUE(rebased->has_value());
+  EXPECT_EQ((*rebased)->snapshot_id, prepared->commit.snapshot_id);
+  ASSERT_TRUE(Apply(**rebased).ok());
+
+  const Snapshot* snap = metadata_.CurrentSnapshot();
+  EXPECT_EQ(snap->sequence_number, 4);
+  EXPECT_EQ(snap->operation(), "replace");
+  EXPECT_EQ(snap->SummaryValue("floe.offsets"), R"({"orders":{"0":5}})");
+  EXPECT_EQ(snap->SummaryValue("total-data-files"), "4");
+  EXPECT_EQ(snap->SummaryValue("total-records"), "43");
+  EXPECT_EQ(snap->SummaryValue("deleted-data-files"), "2");
+  EXPECT_EQ(LivePaths(), (std::set<std::string>{File("ab", "x", 30).file_path, c.file_path, d.file_path, e.file_path}));
+
+  auto manifests = ReadSnapshotManifests(metadata_, *snap);
+  ASSERT_TRUE(manifests.ok()) << manifests.status().ToString();
+  ASSERT_EQ(manifests->size(), 4u);  // added, rewritten, then e's and d's appends
+  // The same manifest files as the first attempt wrote, listed with the fresh sequence number,
+  // which the merged file inherits; the rewritten entries keep theirs.
+  EXPECT_EQ((*manifests)[0].manifest.manifest_path, (*first_list)[0].manifest_path);
+  EXPECT_EQ((*manifests)[1].manifest.manifest_path, (*first_list)[1].manifest_path);
+  EXPECT_EQ((*manifests)[0].manifest.sequence_number, 4);
+  EXPECT_EQ((*manifests)[0].manifest.min_sequence_number, 4);
+  EXPECT_EQ((*manifests)[0].entries.at(0).sequence_number, 4);
+  EXPECT_EQ((*manifests)[1].manifest.min_sequence_number, 1);
+  for (const auto& entry : (*manifests)[1].entries) EXPECT_EQ(entry.sequence_number, 1);
+  EXPECT_EQ((*manifests)[2].entries.at(0).data_file.file_path, e.file_path);
+  EXPECT_EQ((*manifests)[2].entries.at(0).sequence_number, 3);
+  EXPECT_EQ((*manifests)[3].entries.at(0).data_file.file_path, d.file_path);
+}
+
+// No rebase when the winner rewrote a manifest the replace rewrote too (another compaction):
+// the caller prepares again, and finds the file gone.
+TEST_F(IcebergReplace, NoRebaseWhenARewrittenManifestIsGone) {
+  const DataFile a = File("a", "x", 1), b = File("b", "x", 2);
+  Append({a, b});
+  auto prepared = PrepareRebasableReplace(metadata_, {a.file_path, b.file_path}, {File("ab", "x", 3)});
+  ASSERT_TRUE(prepared.ok()) << prepared.status().ToString();
+  auto other = PrepareReplaceFiles(metadata_, {a.file_path}, {File("a2", "x", 1)});
+  ASSERT_TRUE(other.ok());
+  ASSERT_TRUE(Apply(*other).ok());
+  auto rebased = RebaseReplaceFiles(metadata_, *prepared);
+  ASSERT_TRUE(rebased.ok()) << rebased.status().ToString();
+  EXPECT_FALSE(rebased->has_value());
+  auto again = PrepareReplaceFiles(metadata_, {a.file_path, b.file_path}, {File("ab", "x", 3)});
+  EXPECT_EQ(again.status().code(), StatusCode::kConflict);
+  // Nor once the replace itself landed (its snapshot id is taken).
+  auto replace_b = PrepareRebasableReplace(metadata_, {b.file_path}, {File("b2", "x", 2)});
+  ASSERT_TRUE(replace_b.ok());
+  ASSERT_TRUE(Apply(replace_b->commit).ok());
+  auto after = RebaseReplaceFiles(metadata_, *replace_b);
+  ASSERT_TRUE(after.ok());
+  EXPECT_FALSE(after->has_value());
+}
+
 // Manifests left with only DELETED entries are not carried into later snapshots.
 TEST_F(IcebergReplace, DropsManifestsWithoutLiveFiles) {
   const DataFile a = File("a", "x", 1), b = File("b", "y", 2), c = File("c", "y", 3);
