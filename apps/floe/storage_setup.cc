@@ -81,6 +81,7 @@ server::RestCatalogOptions ServedCatalogOptions(const FloeConfig& config) {
   options.auth = config.catalog.auth;
   options.table_config = CatalogTableConfig(config);
   if (config.catalog.vend_credentials) options.vend_credentials = storage::VendReadCredentials;
+  options.allowed_locations = config.catalog.allowed_locations;
   return options;
 }
 

@@ -272,3 +272,26 @@ def test_garbage_http_is_answered_or_closed_and_the_server_lives(server):
         assert answer == b"" or status_of(answer) >= 400, answer[:200]
     assert serves(server)
     assert server.proc.poll() is None
+
+
+def test_allowed_locations_admit_a_second_place_and_nothing_beside_it(floe_bin, tmp_path):
+    """catalog.allowed_locations: an operator's second storage area is accepted for tables and
+    views (the catalog writes their metadata there); its siblings and parents still are not."""
+    extra = tmp_path / "second-area"
+    with FloeCatalogServer(floe_bin, tmp_path / "warehouse", catalog_extra={"allowed_locations": [str(extra)]}) as s:
+        assert requests.post(f"{s.url}/v1/namespaces", json={"namespace": ["db"]}, timeout=10).status_code == 200
+        r = requests.post(f"{s.url}/v1/namespaces/db/tables",
+                          json={"name": "t", "schema": SCHEMA, "location": f"file:{extra}/db/t"}, timeout=10)
+        assert r.status_code == 200, r.text
+        assert r.json()["metadata-location"].startswith(f"file:{extra}/db/t/metadata/") or \
+            r.json()["metadata-location"].startswith(f"file://{extra}/db/t/metadata/"), r.json()["metadata-location"]
+        assert any((extra / "db" / "t" / "metadata").glob("*.metadata.json"))
+        for outside in (f"{extra}x/t", str(tmp_path / "elsewhere" / "t"), f"{extra}/../escape"):
+            error = error_of(requests.post(f"{s.url}/v1/namespaces/db/tables",
+                                           json={"name": "o", "schema": SCHEMA, "location": outside}, timeout=10), 403)
+            assert "catalog.allowed_locations" in error["message"], error
+        view = {"name": "v", "location": f"{extra}/db/v", "schema": SCHEMA, "view-version": {
+            "version-id": 1, "timestamp-ms": 0, "schema-id": 0, "summary": {},
+            "default-namespace": ["db"], "representations": [{"type": "sql", "sql": "select 1", "dialect": "spark"}]}}
+        r = requests.post(f"{s.url}/v1/namespaces/db/views", json=view, timeout=10)
+        assert r.status_code == 200, r.text

@@ -117,6 +117,10 @@ struct CatalogConfig {
   // long after its connection was picked up (or after the previous answer) is disconnected.
   std::int64_t max_request_size = 16LL << 20;
   std::chrono::milliseconds request_timeout{30'000};
+  // The served catalog also lets clients create or move tables and views below these places
+  // (absolute paths or URIs: file:///data/lake, s3://other-bucket/tables); by default only
+  // below the warehouse.
+  std::vector<std::string> allowed_locations;
 };
 
 struct AdminConfig {

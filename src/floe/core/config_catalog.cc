@@ -137,7 +137,7 @@ void ReadCatalog(ConfigReader& r, const YAML::Node& cat, const StorageConfig& st
   if (!cat.IsDefined() || cat.IsNull()) return;
   if (!r.ExpectMap(cat, "catalog", [] {
         std::vector<std::string> keys = {"type", "uri", "listen", "token", "vend_credentials", "unity_catalog", "tls",
-                                         "auth", "max_request_size", "request_timeout"};
+                                         "auth", "max_request_size", "request_timeout", "allowed_locations"};
         keys.insert(keys.end(), kGlueKeys.begin(), kGlueKeys.end());
         keys.insert(keys.end(), kRestKeys.begin(), kRestKeys.end());
         return keys;
@@ -171,6 +171,19 @@ void ReadCatalog(ConfigReader& r, const YAML::Node& cat, const StorageConfig& st
   if (auto v = r.Parsed<std::chrono::milliseconds>(cat, "catalog", "request_timeout", ParseDuration)) c.request_timeout = *v;
   if (c.request_timeout < std::chrono::milliseconds(100)) {
     r.Error(cat["request_timeout"], "catalog.request_timeout", "must be at least 100ms");
+  }
+  if (auto v = r.StringList(cat, "catalog", "allowed_locations")) {
+    if (c.type != CatalogType::kBuiltin) {
+      r.Error(cat["allowed_locations"], "catalog.allowed_locations", "only with type: builtin (it guards the served catalog)");
+    }
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      const std::string& place = (*v)[i];
+      if (!place.starts_with("/") && place.find("://") == std::string::npos && !place.starts_with("file:/")) {
+        r.Error(cat["allowed_locations"][i], "catalog.allowed_locations[" + std::to_string(i) + "]",
+                "'" + place + "' is neither an absolute path nor a URI (file:///…, s3://bucket/…)");
+      }
+    }
+    c.allowed_locations = *v;
   }
 }
 

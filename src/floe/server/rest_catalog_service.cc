@@ -33,7 +33,10 @@ json LoadTableResult(const catalog::LoadedTable& t, const std::map<std::string, 
 
 class Routes {
  public:
-  Routes(IcebergCatalog& catalog, RestCatalogOptions options) : catalog_(catalog), options_(std::move(options)) {}
+  Routes(IcebergCatalog& catalog, RestCatalogOptions options)
+      : catalog_(catalog),
+        options_(std::move(options)),
+        allowed_{catalog_.warehouse_uri(), options_.allowed_locations} {}
 
   HttpResponse Config(const HttpRequest&) {
     json endpoints = json::array();
@@ -141,7 +144,7 @@ class Routes {
     if (!ns.ok()) return ErrorFromStatus(ns.status());
     auto request = ParseCreateTableRequest(*ns, req);
     if (!request.ok()) return ErrorFromStatus(request.status());
-    if (auto st = CheckTableLocations(request->table, catalog_.warehouse_uri()); !st.ok()) return Forbidden(st);
+    if (auto st = CheckTableLocations(request->table, allowed_); !st.ok()) return Forbidden(st);
     auto created = catalog_.CreateTable(request->table, request->stage);
     if (!created.ok()) return ErrorFromStatus(created.status(), "NoSuchNamespaceException", "AlreadyExistsException");
     return JsonResponse(200, LoadTableForClient(*created).dump());
@@ -183,7 +186,7 @@ class Routes {
     if (!id.ok()) return ErrorFromStatus(id.status());
     auto change = ParseCommitTableRequest(*id, req);
     if (!change.ok()) return ErrorFromStatus(change.status());
-    if (auto st = CheckChangeLocations(*change, catalog_.warehouse_uri()); !st.ok()) return Forbidden(st);
+    if (auto st = CheckChangeLocations(*change, allowed_); !st.ok()) return Forbidden(st);
     auto committed = catalog_.CommitTable(*change);
     if (!committed.ok()) {
       if (committed.status().code() == StatusCode::kNotFound) return TableNotFound(*id, committed.status());
@@ -207,7 +210,7 @@ class Routes {
     if (!ns.ok()) return ErrorFromStatus(ns.status());
     auto request = ParseRegisterTableRequest(*ns, req);
     if (!request.ok()) return ErrorFromStatus(request.status());
-    if (auto st = CheckInsideWarehouse(request->metadata_location, catalog_.warehouse_uri(), "metadata-location");
+    if (auto st = CheckAllowedLocation(request->metadata_location, allowed_, "metadata-location");
         !st.ok()) {
       return Forbidden(st);
     }
@@ -240,7 +243,7 @@ class Routes {
     auto changes = ParseCommitTransactionRequest(req);
     if (!changes.ok()) return ErrorFromStatus(changes.status());
     for (const auto& change : *changes) {
-      if (auto st = CheckChangeLocations(change, catalog_.warehouse_uri()); !st.ok()) return Forbidden(st);
+      if (auto st = CheckChangeLocations(change, allowed_); !st.ok()) return Forbidden(st);
     }
     if (auto st = catalog_.CommitTransaction(*changes); !st.ok()) return ErrorFromStatus(st);
     return {204, "", "", {}};
@@ -270,6 +273,7 @@ class Routes {
   }
 
   RestCatalogOptions options_;
+  AllowedLocations allowed_;
 };
 
 }  // namespace
@@ -296,7 +300,7 @@ void AddRestCatalogRoutes(HttpServer& server, IcebergCatalog& catalog, const Res
   server.Route("POST", ns + "/tables/([^/]+)/metrics", bind(&Routes::ReportMetrics));
   server.Route("POST", "/v1/tables/rename", bind(&Routes::RenameTable));
   server.Route("POST", "/v1/transactions/commit", bind(&Routes::CommitTransaction));
-  AddRestViewRoutes(server, catalog);
+  AddRestViewRoutes(server, catalog, AllowedLocations{catalog.warehouse_uri(), options.allowed_locations});
 }
 
 }  // namespace floe::server

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "floe/catalog/iceberg_catalog.h"
 #include "floe/core/config.h"
@@ -23,6 +24,9 @@ struct RestCatalogOptions {
   // Credential vending: when set, LoadTable (and create/register) also return credentials
   // for reading the table's location, in `config` and as `storage-credentials`.
   std::function<Result<std::map<std::string, std::string>>(const std::string& location)> vend_credentials;
+  // Places besides the warehouse where clients may create or move tables and views
+  // (catalog.allowed_locations); every other location a request sets is refused 403.
+  std::vector<std::string> allowed_locations;
 };
 
 // Registers the routes on `server`; `catalog` must outlive it.

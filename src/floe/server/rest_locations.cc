@@ -95,35 +95,51 @@ Status CheckInsideWarehouse(const std::string& location, const std::string& ware
   return Status::OK();
 }
 
+Status CheckAllowedLocation(const std::string& location, const AllowedLocations& allowed, const std::string& what) {
+  const Status in_warehouse = CheckInsideWarehouse(location, allowed.warehouse, what);
+  if (in_warehouse.ok() || in_warehouse.code() != StatusCode::kInvalidArgument || allowed.extra.empty()) {
+    return in_warehouse;
+  }
+  for (const std::string& place : allowed.extra) {
+    const Status st = CheckInsideWarehouse(location, place, what);
+    if (st.ok() || st.code() != StatusCode::kInvalidArgument) return st;
+  }
+  std::string places;
+  for (const std::string& place : allowed.extra) places += ", " + place;
+  return Status::InvalidArgument(what + " '" + location + "' is outside the warehouse " + allowed.warehouse +
+                                 " and catalog.allowed_locations (" + places.substr(2) +
+                                 "): tables and views live below one of them");
+}
+
 namespace {
 
 template <typename Map>
-Status CheckPathProperties(const Map& properties, const std::string& warehouse) {
+Status CheckPathProperties(const Map& properties, const AllowedLocations& allowed) {
   for (std::string_view key : kPathProperties) {
     auto it = properties.find(std::string(key));
     if (it == properties.end()) continue;
-    FLOE_RETURN_IF_ERROR(CheckInsideWarehouse(it->second, warehouse, "property " + std::string(key)));
+    FLOE_RETURN_IF_ERROR(CheckAllowedLocation(it->second, allowed, "property " + std::string(key)));
   }
   return Status::OK();
 }
 
 }  // namespace
 
-Status CheckTableLocations(const catalog::NewTable& table, const std::string& warehouse) {
-  if (!table.location.empty()) FLOE_RETURN_IF_ERROR(CheckInsideWarehouse(table.location, warehouse, "location"));
-  return CheckPathProperties(table.properties, warehouse);
+Status CheckTableLocations(const catalog::NewTable& table, const AllowedLocations& allowed) {
+  if (!table.location.empty()) FLOE_RETURN_IF_ERROR(CheckAllowedLocation(table.location, allowed, "location"));
+  return CheckPathProperties(table.properties, allowed);
 }
 
 namespace {
 
 // Table and view updates share SetLocationUpdate and SetPropertiesUpdate.
 template <typename Updates>
-Status CheckUpdates(const Updates& updates, const std::string& warehouse) {
+Status CheckUpdates(const Updates& updates, const AllowedLocations& allowed) {
   for (const auto& update : updates) {
     if (const auto* set = std::get_if<iceberg::SetLocationUpdate>(&update)) {
-      FLOE_RETURN_IF_ERROR(CheckInsideWarehouse(set->location, warehouse, "set-location"));
+      FLOE_RETURN_IF_ERROR(CheckAllowedLocation(set->location, allowed, "set-location"));
     } else if (const auto* props = std::get_if<iceberg::SetPropertiesUpdate>(&update)) {
-      FLOE_RETURN_IF_ERROR(CheckPathProperties(props->updates, warehouse));
+      FLOE_RETURN_IF_ERROR(CheckPathProperties(props->updates, allowed));
     }
   }
   return Status::OK();
@@ -131,17 +147,17 @@ Status CheckUpdates(const Updates& updates, const std::string& warehouse) {
 
 }  // namespace
 
-Status CheckChangeLocations(const catalog::TableChange& change, const std::string& warehouse) {
-  return CheckUpdates(change.updates, warehouse);
+Status CheckChangeLocations(const catalog::TableChange& change, const AllowedLocations& allowed) {
+  return CheckUpdates(change.updates, allowed);
 }
 
-Status CheckViewLocations(const iceberg::NewView& view, const std::string& warehouse) {
-  if (!view.location.empty()) FLOE_RETURN_IF_ERROR(CheckInsideWarehouse(view.location, warehouse, "location"));
-  return CheckPathProperties(view.properties, warehouse);
+Status CheckViewLocations(const iceberg::NewView& view, const AllowedLocations& allowed) {
+  if (!view.location.empty()) FLOE_RETURN_IF_ERROR(CheckAllowedLocation(view.location, allowed, "location"));
+  return CheckPathProperties(view.properties, allowed);
 }
 
-Status CheckViewChangeLocations(const catalog::ViewChange& change, const std::string& warehouse) {
-  return CheckUpdates(change.updates, warehouse);
+Status CheckViewChangeLocations(const catalog::ViewChange& change, const AllowedLocations& allowed) {
+  return CheckUpdates(change.updates, allowed);
 }
 
 }  // namespace floe::server

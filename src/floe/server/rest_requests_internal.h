@@ -12,6 +12,7 @@
 #include "floe/catalog/iceberg_catalog.h"
 #include "floe/core/result.h"
 #include "floe/server/http_server.h"
+#include "floe/server/rest_locations_internal.h"
 
 namespace floe::server {
 
@@ -72,7 +73,7 @@ Result<std::vector<catalog::TableChange>> ParseCommitTransactionRequest(const Ht
 
 // The view routes (create, load, exists, replace, drop, list, rename), registered by
 // AddRestCatalogRoutes; `catalog` must outlive the server.
-void AddRestViewRoutes(HttpServer& server, catalog::IcebergCatalog& catalog);
+void AddRestViewRoutes(HttpServer& server, catalog::IcebergCatalog& catalog, const AllowedLocations& allowed);
 // The endpoints AddRestViewRoutes serves, as /v1/config lists them.
 const std::vector<std::string>& RestViewEndpoints();
 

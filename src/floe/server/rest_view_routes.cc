@@ -77,7 +77,7 @@ Result<catalog::ViewChange> ViewChangeFromJson(const json& body, TableIdentifier
 
 class ViewRoutes {
  public:
-  explicit ViewRoutes(IcebergCatalog& catalog) : catalog_(catalog) {}
+  ViewRoutes(IcebergCatalog& catalog, AllowedLocations allowed) : catalog_(catalog), allowed_(std::move(allowed)) {}
 
   HttpResponse List(const HttpRequest& req) {
     auto ns = ParseNamespacePath(req.path_params.at(0));
@@ -101,7 +101,7 @@ class ViewRoutes {
     if (auto st = ValidateName(id.name, "view"); !st.ok()) return ErrorFromStatus(st);
     auto view = NewViewFromJson(*body);
     if (!view.ok()) return ErrorFromStatus(view.status());
-    if (auto st = CheckViewLocations(*view, catalog_.warehouse_uri()); !st.ok()) return Forbidden(st);
+    if (auto st = CheckViewLocations(*view, allowed_); !st.ok()) return Forbidden(st);
     auto created = catalog_.CreateView(id, std::move(view).value());
     if (!created.ok()) return ViewError(created.status(), "NoSuchNamespaceException");
     return JsonResponse(200, LoadViewResult(*created).dump());
@@ -123,7 +123,7 @@ class ViewRoutes {
     if (!body.ok()) return ErrorFromStatus(body.status());
     auto change = ViewChangeFromJson(*body, *id);
     if (!change.ok()) return ErrorFromStatus(change.status());
-    if (auto st = CheckViewChangeLocations(*change, catalog_.warehouse_uri()); !st.ok()) return Forbidden(st);
+    if (auto st = CheckViewChangeLocations(*change, allowed_); !st.ok()) return Forbidden(st);
     auto committed = catalog_.CommitView(*change);
     if (!committed.ok()) return ViewError(committed.status());
     return JsonResponse(200, LoadViewResult(*committed).dump());
@@ -151,6 +151,7 @@ class ViewRoutes {
   static Result<TableIdentifier> PathView(const HttpRequest& req) { return PathIdentifier(req, "view"); }
 
   IcebergCatalog& catalog_;
+  AllowedLocations allowed_;
 };
 
 }  // namespace
@@ -168,8 +169,8 @@ const std::vector<std::string>& RestViewEndpoints() {
   return endpoints;
 }
 
-void AddRestViewRoutes(HttpServer& server, IcebergCatalog& catalog) {
-  auto routes = std::make_shared<ViewRoutes>(catalog);
+void AddRestViewRoutes(HttpServer& server, IcebergCatalog& catalog, const AllowedLocations& allowed) {
+  auto routes = std::make_shared<ViewRoutes>(catalog, allowed);
   auto bind = [routes](HttpResponse (ViewRoutes::*fn)(const HttpRequest&)) {
     return [routes, fn](const HttpRequest& req) { return ((*routes).*fn)(req); };
   };

@@ -14,6 +14,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from tests.integration.fixtures.floe_process import FloeCatalogServer
+
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
@@ -55,6 +57,16 @@ def outcomes(reports: pathlib.Path) -> dict[str, tuple[str, str]]:
                     break
             out[name] = (outcome, message)
     return out
+
+
+@pytest.fixture(scope="module")
+def server(floe_bin, tmp_path_factory):
+    """The kit creates tables and views at fixed places below /tmp (file:/tmp/ns/tbl, its JUnit
+    temporary directories), outside any warehouse: catalog.allowed_locations lets them in, as an
+    operator would for a second storage area (docs/rest-catalog.md)."""
+    with FloeCatalogServer(floe_bin, tmp_path_factory.mktemp("rck") / "warehouse",
+                           catalog_extra={"allowed_locations": ["/tmp"]}) as s:
+        yield s
 
 
 @pytest.mark.parametrize("which", ["catalog", "view"])

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "floe/core/config.h"
 
@@ -40,6 +41,19 @@ TEST(ConfigLimits, LowerBoundsAndUnits) {
     auto c = ParseConfig(std::string(kBase) + bad, "f.yaml");
     EXPECT_FALSE(c.ok()) << bad;
   }
+}
+
+TEST(ConfigLimits, AllowedLocationsArePathsOrUris) {
+  auto c = ParseConfig(std::string(kBase) +
+                           "catalog: {allowed_locations: [/data/lake, 's3://other/tables']}\n"
+                           "topics: [{name: a, value: bytes}]\n",
+                       "f.yaml");
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(c->catalog.allowed_locations, (std::vector<std::string>{"/data/lake", "s3://other/tables"}));
+  auto bad = ParseConfig(std::string(kBase) + "catalog: {allowed_locations: [data/lake]}\ntopics: [{name: a, value: bytes}]\n",
+                         "f.yaml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("catalog.allowed_locations[0]"), std::string::npos) << bad.status().message();
 }
 
 }  // namespace

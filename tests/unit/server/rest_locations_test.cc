@@ -57,18 +57,39 @@ TEST(RestLocations, ChangesAndPropertiesThatMoveFilesAreChecked) {
   const std::string wh = "file:///wh";
   catalog::NewTable table;
   table.location = "/wh/db/t";
-  EXPECT_TRUE(CheckTableLocations(table, wh).ok());
+  EXPECT_TRUE(CheckTableLocations(table, {wh, {}}).ok());
   table.properties["write.metadata.path"] = "/tmp/meta";
-  EXPECT_FALSE(CheckTableLocations(table, wh).ok());
+  EXPECT_FALSE(CheckTableLocations(table, {wh, {}}).ok());
   table.properties["write.metadata.path"] = "/wh/db/t/meta";
   table.properties["write.data.path"] = "s3://elsewhere/data";
-  EXPECT_FALSE(CheckTableLocations(table, wh).ok());
+  EXPECT_FALSE(CheckTableLocations(table, {wh, {}}).ok());
 
   catalog::TableChange change;
   change.updates.push_back(iceberg::SetPropertiesUpdate{{{"owner", "me"}}});
-  EXPECT_TRUE(CheckChangeLocations(change, wh).ok());
+  EXPECT_TRUE(CheckChangeLocations(change, {wh, {}}).ok());
   change.updates.push_back(iceberg::SetLocationUpdate{"/wh/../etc"});
-  EXPECT_FALSE(CheckChangeLocations(change, wh).ok());
+  EXPECT_FALSE(CheckChangeLocations(change, {wh, {}}).ok());
+}
+
+TEST(RestLocations, AllowedLocationsAddPlacesWithTheSameRules) {
+  const AllowedLocations allowed{"file:///wh", {"s3://other/tables", "/data/lake"}};
+  for (const char* ok : {"/wh/db/t", "s3://other/tables/db/t", "s3a://other/tables/t", "file:/data/lake/t"}) {
+    EXPECT_TRUE(CheckAllowedLocation(ok, allowed, "location").ok()) << ok;
+  }
+  for (const char* bad : {"/data/lake", "/data/lakex/t", "s3://other/t", "/data/lake/../../etc", "/etc/t"}) {
+    EXPECT_FALSE(CheckAllowedLocation(bad, allowed, "location").ok()) << bad;
+  }
+  const Status st = CheckAllowedLocation("/etc/t", allowed, "set-location");
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("set-location '/etc/t' is outside the warehouse file:///wh and catalog.allowed_locations "
+                              "(s3://other/tables, /data/lake)"),
+            std::string::npos)
+      << st.message();
+  catalog::NewTable table;
+  table.location = "/data/lake/db/t";
+  table.properties["write.data.path"] = "s3://other/tables/db/t/data";
+  EXPECT_TRUE(CheckTableLocations(table, allowed).ok());
+  EXPECT_FALSE(CheckTableLocations(table, {"file:///wh", {}}).ok());
 }
 
 TEST(RestNames, DotSegmentsAndControlCharactersAreRefusedSlashIsNot) {
