@@ -78,10 +78,12 @@ def test_brokers_unreachable_then_back(kafka, schema_registry, floe_bin, tmp_pat
         assert status(floe)["kafka"]["state"] == "connected"
         kafka.stop()
         try:
-            # (/status's kafka.state is not asserted here: in this build the loop did not serve the
-            # consumer's error events while the brokers were away, so it kept saying "connected";
-            # see docs/reliability.md.)
-            time.sleep(OUTAGE)
+            started = time.monotonic()
+            away = wait_for(lambda: (lambda k: k if k["state"] == "unreachable" else None)(status(floe)["kafka"]),
+                            "/status to report the brokers unreachable", timeout=OUTAGE + 30, floe=floe)
+            assert away["error"] and away["unreachable_seconds"] >= 0, away
+            assert metric(floe, "floe_kafka_brokers_reachable") == 0
+            time.sleep(max(0.0, OUTAGE - (time.monotonic() - started)))
             assert floe.proc.poll() is None, f"floe run gave up while the brokers were away:\n{floe.log_tail()}"
         finally:
             kafka.start()

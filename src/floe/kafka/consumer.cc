@@ -12,6 +12,8 @@
 #include <mutex>
 #include <utility>
 
+#include "floe/kafka/broker_states.h"
+
 namespace floe::kafka {
 
 static_assert(kOffsetBeginning == RD_KAFKA_OFFSET_BEGINNING);
@@ -115,9 +117,29 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
         if (event.err() == RdKafka::ERR__ALL_BROKERS_DOWN) {
           std::lock_guard lock(mutex_);
           if (!outage_) outage_ = BrokerOutage{std::chrono::system_clock::now(), event.str()};
+        } else if (event.err() == RdKafka::ERR__TRANSPORT) {
+          // An outage only once the statistics show no broker connected (below): one broker's
+          // dropped connection is routine.
+          std::lock_guard lock(mutex_);
+          if (!transport_failure_) transport_failure_ = BrokerOutage{std::chrono::system_clock::now(), event.str()};
         }
         spdlog::warn("kafka: {}: {}", RdKafka::err2str(event.err()), event.str());
         break;
+      case RdKafka::Event::EVENT_STATS: {
+        auto up = AnyBrokerUp(event.str());
+        if (!up.ok()) {
+          spdlog::debug("kafka statistics: {}", up.status().message());
+        } else if (*up) {
+          ClearOutage();
+        } else {
+          std::lock_guard lock(mutex_);
+          if (!outage_ && transport_failure_) {
+            outage_ = transport_failure_;
+            spdlog::warn("kafka: no broker is reachable (first failure: {})", transport_failure_->reason);
+          }
+        }
+        break;
+      }
       case RdKafka::Event::EVENT_LOG: {
         const int severity = static_cast<int>(event.severity());
         const auto level = severity <= 3   ? spdlog::level::err
@@ -143,6 +165,7 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
     std::lock_guard lock(mutex_);
     if (outage_) spdlog::info("kafka: the brokers are reachable again");
     outage_.reset();
+    transport_failure_.reset();
   }
 
   // The first failure since the last call, or OK; clears it.
@@ -253,6 +276,7 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
                               // outage_ is read by the /status thread
   std::string security_failure_;
   std::optional<BrokerOutage> outage_;
+  std::optional<BrokerOutage> transport_failure_;  // the first connection failure since brokers were last seen up
   std::atomic<bool> silenced_{false};
 };
 
@@ -336,6 +360,9 @@ Result<std::unique_ptr<RdKafka::Conf>> BuildConf(const ConsumerOptions& options)
       // every partition on that broker. Up to 1 GiB is fetched; max_record_size then decides
       // (pipeline/record_limits.h).
       {"receive.message.max.bytes", "1073741824"},
+      // Every 5 s the brokers' connection states reach the event callback: /status's
+      // kafka.state comes from them (broker_states.h says why ALL_BROKERS_DOWN is not enough).
+      {"statistics.interval.ms", "5000"},
   };
   if (!options.instance_id.empty()) settings["group.instance.id"] = options.instance_id;
   for (const auto& [k, v] : options.properties) settings[k] = v;
