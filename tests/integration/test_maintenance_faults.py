@@ -106,7 +106,6 @@ def test_kill_9_during_expiry_loses_nothing_and_the_next_pass_cleans_up(kafka, s
     # The expired snapshots' files the crash kept from being deleted: unreferenced now.
     leftovers = table_files(location) - referenced_files(table)
     assert leftovers, "the crash came before (some of) expiry's deletes"
-    assert any(p.endswith(".avro") for p in leftovers)  # at least an expired manifest list
     dual = "delta" in formats
     if dual:
         assert_delta_sound(location, rows)

@@ -15,8 +15,9 @@ inline constexpr std::string_view kFaultCrashBetweenFormatCommits = "crash-betwe
 inline constexpr std::string_view kFaultCrashBeforeCompactionCommit = "crash-before-compaction-commit";
 inline constexpr std::string_view kFaultCrashAfterCompactionCommit = "crash-after-compaction-commit";
 // Snapshot expiry (maintenance/table_pass.cc): right after the expire commit landed, before
-// any file is deleted; and midway through deleting the expired snapshots' files (after half
-// of them, at least one). Orphan removal: midway through deleting the orphans (likewise).
+// any file is deleted; and midway through deleting the expired snapshots' files (before the
+// delete that follows half of them, rounded down: at least one is left). Orphan removal:
+// midway through deleting the orphans (likewise).
 inline constexpr std::string_view kFaultCrashAfterExpiryCommit = "crash-after-expiry-commit";
 inline constexpr std::string_view kFaultCrashDuringExpiryDeletes = "crash-during-expiry-deletes";
 inline constexpr std::string_view kFaultCrashDuringOrphanRemoval = "crash-during-orphan-removal";

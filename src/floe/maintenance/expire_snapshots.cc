@@ -118,8 +118,8 @@ void Delete(const Deletions& d, const ExpiryOptions& options, ExpiryReport& repo
   const std::size_t total = d.manifest_lists.size() + d.manifests.size() + d.data_files.size();
   std::size_t attempted = 0;
   auto remove = [&](const std::string& path, std::size_t& count, std::int64_t bytes) {
+    if (options.before_delete) options.before_delete(attempted++, total);
     const Status st = DeleteFileAt(path);
-    if (options.after_delete) options.after_delete(++attempted, total);
     if (!st.ok()) {
       if (report.delete_failures++ == 0) report.first_delete_error = st.ToString();
       return;

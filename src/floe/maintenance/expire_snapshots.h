@@ -74,10 +74,10 @@ struct ExpiryOptions {
   // location, URL-decoded (orphan_files.h compares them the same way).
   std::vector<std::string> extra_live_paths;
   // Where tests crash the process on purpose (table_pass.cc arms core/fault_injection.h's
-  // points through these): once the expire commit landed, before the first delete; and after
-  // each delete attempt, with the attempts so far and the files to delete. Not in dry runs.
+  // points through these): once the expire commit landed, before the first delete; and before
+  // each delete, with the deletes attempted so far and the files to delete. Not in dry runs.
   std::function<void()> after_commit;
-  std::function<void(std::size_t attempted, std::size_t total)> after_delete;
+  std::function<void(std::size_t attempted, std::size_t total)> before_delete;
 };
 
 // Files deleted (dry run: that would be deleted), by kind.

@@ -115,8 +115,8 @@ Result<OrphanReport> Remove(catalog::TableCatalog& catalog, const catalog::Table
   std::size_t attempted = 0;
   for (const Listed* f : orphans) {
     if (!options.dry_run) {
+      if (options.before_delete) options.before_delete(attempted++, orphans.size());
       const Status st = DeleteFileAt(f->uri);
-      if (options.after_delete) options.after_delete(++attempted, orphans.size());
       if (!st.ok()) {
         if (report.delete_failures++ == 0) report.first_delete_error = st.ToString();
         continue;

@@ -57,9 +57,9 @@ struct OrphanOptions {
   // ("data/x.parquet"), already URL-decoded (Delta's add.path is URL-encoded).
   std::vector<std::string> extra_live_paths;
   // Where tests crash the process on purpose (table_pass.cc arms core/fault_injection.h's
-  // points through it): after each delete attempt, with the attempts so far and the orphans
+  // points through it): before each delete, with the deletes attempted so far and the orphans
   // to delete. Not in dry runs.
-  std::function<void(std::size_t attempted, std::size_t total)> after_delete;
+  std::function<void(std::size_t attempted, std::size_t total)> before_delete;
 };
 
 struct OrphanReport {

@@ -32,7 +32,9 @@ void Count(TableShape& shape, std::int64_t size, std::int64_t target) {
 
 // Where the "during deletes" fault points fire: after half of the deletes (at least one), so
 // some files are gone and some are left, as when the process dies in the middle.
-bool IsMidway(std::size_t attempted, std::size_t total) { return attempted == std::max<std::size_t>(1, total / 2); }
+// Before the delete that follows half of them (rounded down): at least one file is left, also
+// when there is only one.
+bool IsMidway(std::size_t attempted, std::size_t total) { return attempted == total / 2; }
 
 class Pass {
  public:
@@ -207,7 +209,7 @@ class Pass {
     o.min_snapshots = settings_.min_snapshots;
     o.dry_run = options_.dry_run;
     o.after_commit = [] { CrashIfArmed(kFaultCrashAfterExpiryCommit); };
-    o.after_delete = [](std::size_t attempted, std::size_t total) {
+    o.before_delete = [](std::size_t attempted, std::size_t total) {
       if (IsMidway(attempted, total)) CrashIfArmed(kFaultCrashDuringExpiryDeletes);
     };
     FLOE_ASSIGN_OR_RETURN(auto r, ExpireSnapshots(catalog_, target_.id, o));
@@ -225,7 +227,7 @@ class Pass {
     OrphanOptions o;
     o.older_than = settings_.orphan_age;
     o.dry_run = options_.dry_run;
-    o.after_delete = [](std::size_t attempted, std::size_t total) {
+    o.before_delete = [](std::size_t attempted, std::size_t total) {
       if (IsMidway(attempted, total)) CrashIfArmed(kFaultCrashDuringOrphanRemoval);
     };
     if (target_.delta) {
