@@ -89,6 +89,7 @@ Status StartAdminServer(const FloeConfig& config, pipeline::Materializer& materi
     return materializer.Skip(topic, partition, offset);
   };
   commands.token = config.admin.token;
+  commands.auth = config.admin.auth;
   server::AddAdminCommandRoutes(*servers.admin_server, std::move(commands));
   servers.console = AddConsole(*servers.admin_server, config, handlers.status);  // /ui, docs/console.md
   FLOE_RETURN_IF_ERROR(servers.admin_server->Start());

@@ -6,9 +6,11 @@ import io
 import json
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 
+import pytest
 from fastavro import parse_schema, schemaless_writer
 
 from tests.integration.fixtures.floe_run import FloeRun
@@ -230,3 +232,59 @@ def test_skip_is_recorded_in_delta_commit_info(kafka, schema_registry, floe_bin,
              for line in f.read_text().splitlines() if "commitInfo" in json.loads(line)]
     skipped = [json.loads(i["floe.skipped"]) for i in infos if "floe.skipped" in i]
     assert skipped == [{topic: {"0": [5]}}]
+
+
+def admin_oauth_token(floe, client_id, secret):
+    """An access token from the admin listener's POST /v1/oauth/tokens (client credentials)."""
+    form = urllib.parse.urlencode({"grant_type": "client_credentials", "client_id": client_id,
+                                   "client_secret": secret}).encode()
+    request = urllib.request.Request(floe.admin_url + "/v1/oauth/tokens", data=form, method="POST",
+                                     headers={"Content-Type": "application/x-www-form-urlencoded"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        body = json.loads(response.read())
+    assert body["token_type"].lower() == "bearer" and body["expires_in"] > 0, body
+    return body["access_token"]
+
+
+def test_admin_oauth_clients_read_tokens_cannot_skip_write_tokens_can(kafka, schema_registry, floe_bin, tmp_path,
+                                                                       monkeypatch):
+    """admin.auth: OAuth2 client credentials on the admin listener, secrets from the environment.
+    A read client's token is refused 403 on skip and resume, a made-up one 401, a wrong secret
+    gets no token; the write client's token skips the poison record. No secret or token is
+    logged."""
+    topic = f"oauthadm-{uuid.uuid4().hex[:8]}"
+    table = "kafka." + topic.replace("-", "_")
+    kafka.create_topic(topic, partitions=1)
+    producer = RecordProducer(kafka.bootstrap, schema_registry.url)
+    produce_orders(producer, topic, range(5))
+    produce_poison(producer, topic)
+    produce_orders(producer, topic, range(5, 10))
+    write_secret, read_secret = "w-" + uuid.uuid4().hex, "r-" + uuid.uuid4().hex
+    monkeypatch.setenv("FLOE_TEST_ADMIN_WRITE_SECRET", write_secret)
+    floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap, [{"name": topic}], registry_url=schema_registry.url, admin=True)
+    floe.config["admin"]["auth"] = {"token_ttl": "10m", "clients": [
+        {"id": "ops", "secret": "${env:FLOE_TEST_ADMIN_WRITE_SECRET}", "scope": "write"},
+        {"id": "dashboard", "secret": read_secret, "scope": "read"}]}
+    floe.start()
+    try:
+        wait_suspended(floe, topic, f"{topic}/0@5")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            admin_oauth_token(floe, "ops", "wrong")
+        assert refused.value.code == 401
+        read_token = admin_oauth_token(floe, "dashboard", read_secret)
+        status, body = post(floe, f"/topics/{topic}/skip", {"partition": 0, "offset": 5}, token=read_token)
+        assert status == 403 and "read-only" in body["error"]["message"], body
+        assert post(floe, f"/topics/{topic}/resume", token=read_token)[0] == 403
+        assert post(floe, f"/topics/{topic}/skip", {"partition": 0, "offset": 5}, token="made-up")[0] == 401
+        assert topic_status(floe, topic)["state"] == "suspended"
+
+        write_token = admin_oauth_token(floe, "ops", write_secret)
+        status, body = post(floe, f"/topics/{topic}/skip", {"partition": 0, "offset": 5}, token=write_token)
+        assert status == 200, body
+        wait_for(lambda: floe.committed_offsets(table) == {topic: {0: 11}}, "all 11 offsets committed")
+        assert ids_of(floe, table) == list(range(10))
+    finally:
+        floe.stop()
+    log = floe.log_path.read_text()
+    for secret in (write_secret, read_secret, read_token, write_token):
+        assert secret not in log

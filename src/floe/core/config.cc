@@ -276,10 +276,11 @@ FloeConfig ReadConfig(ConfigReader& r, const YAML::Node& root, ConfigUse use) {
 
   ReadCatalog(r, root["catalog"], c.storage, c.catalog);
   const YAML::Node admin = root["admin"];
-  if (admin.IsDefined() && !admin.IsNull() && r.ExpectMap(admin, "admin", {"listen", "token", "tls"})) {
+  if (admin.IsDefined() && !admin.IsNull() && r.ExpectMap(admin, "admin", {"listen", "token", "tls", "auth"})) {
     r.Assign(admin, "admin", "listen", c.admin.listen);
     ReadSecret(r, admin, "admin", "token", c.admin.token);
     ReadServerTls(r, admin, "admin", c.admin.tls);
+    ReadCatalogAuth(r, admin, "admin", c.admin.auth);
     if (!c.admin.listen.empty() && !IsHostPort(c.admin.listen)) {
       r.Error(admin["listen"], "admin.listen", "'" + c.admin.listen + "' is not host:port");
     }

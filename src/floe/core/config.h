@@ -129,6 +129,9 @@ struct AdminConfig {
   // secret: the resolved value of its ${env:…}/${file:…} reference, never printed.
   std::string token;
   std::optional<ServerTlsConfig> tls;  // HTTPS for the whole admin listener
+  // OAuth2 clients of the admin listener's POST /v1/oauth/tokens; a write token may resume and
+  // skip like admin.token, a read token may not (docs/security.md, "The admin API").
+  std::optional<CatalogAuthConfig> auth;
 };
 
 // storage.s3 (docs/storage.md). Secret fields hold the resolved values of their

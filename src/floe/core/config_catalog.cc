@@ -165,7 +165,7 @@ void ReadCatalog(ConfigReader& r, const YAML::Node& cat, const StorageConfig& st
     }
   }
   ReadServerTls(r, cat, "catalog", c.tls);
-  ReadCatalogAuth(r, cat, c.auth);
+  ReadCatalogAuth(r, cat, "catalog", c.auth);
   if (auto v = r.Parsed<std::int64_t>(cat, "catalog", "max_request_size", ParseByteSize)) c.max_request_size = *v;
   if (c.max_request_size < 1024) r.Error(cat["max_request_size"], "catalog.max_request_size", "must be at least 1KiB");
   if (auto v = r.Parsed<std::chrono::milliseconds>(cat, "catalog", "request_timeout", ParseDuration)) c.request_timeout = *v;

@@ -175,8 +175,9 @@ void ReadCatalog(ConfigReader& r, const YAML::Node& node, const StorageConfig& s
 void ReadServerTls(ConfigReader& r, const YAML::Node& parent, const std::string& path,
                    std::optional<ServerTlsConfig>& out);
 
-// catalog.auth: the served catalog's OAuth2 clients (config_server.cc).
-void ReadCatalogAuth(ConfigReader& r, const YAML::Node& parent, std::optional<CatalogAuthConfig>& out);
+// catalog.auth or admin.auth (`section`): the OAuth2 clients of a served listener (config_server.cc).
+void ReadCatalogAuth(ConfigReader& r, const YAML::Node& parent, const std::string& section,
+                     std::optional<CatalogAuthConfig>& out);
 
 // A maintenance: section (config_maintenance.cc) over `m`, which holds the defaults: the
 // top-level one (top_level: cpu_share allowed) or a topic's override.

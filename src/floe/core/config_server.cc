@@ -40,10 +40,11 @@ void ReadServerTls(ConfigReader& r, const YAML::Node& parent, const std::string&
   out = tls;
 }
 
-void ReadCatalogAuth(ConfigReader& r, const YAML::Node& parent, std::optional<CatalogAuthConfig>& out) {
+void ReadCatalogAuth(ConfigReader& r, const YAML::Node& parent, const std::string& section,
+                     std::optional<CatalogAuthConfig>& out) {
   const YAML::Node node = parent["auth"];
   if (!node.IsDefined() || node.IsNull()) return;
-  const std::string path = "catalog.auth";
+  const std::string path = section + ".auth";
   if (!r.ExpectMap(node, path, {"clients", "token_ttl"})) return;
   CatalogAuthConfig auth;
   if (auto ttl = r.Parsed<std::chrono::milliseconds>(node, path, "token_ttl", ParseDuration)) {

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "floe/server/rest_catalog_auth.h"  // SameSecret
+#include "floe/server/rest_catalog_auth.h"
 #include "floe/server/rest_errors_internal.h"
 
 namespace floe::server {
@@ -49,37 +49,49 @@ Result<std::pair<std::int32_t, std::int64_t>> SkipBody(const std::string& body) 
 
 }  // namespace
 
-std::optional<HttpResponse> RefuseUnlessAdmin(const std::string& token, const HttpRequest& request) {
-  if (token.empty()) {
+std::optional<HttpResponse> RefuseUnlessAdmin(TokenIssuer& issuer, const HttpRequest& request) {
+  if (!issuer.enabled()) {
     return NoStore(ErrorResponse(403, "Forbidden",
                                  "mutating admin routes are off: set admin.token in floe.yaml (a ${env:…} or "
-                                 "${file:…} reference is allowed) and send it as 'Authorization: Bearer <token>'"));
+                                 "${file:…} reference is allowed) or admin.auth's clients, and send the token as "
+                                 "'Authorization: Bearer <token>'"));
   }
-  const std::string header = request.Header("authorization");
-  constexpr std::string_view kScheme = "Bearer ";
-  const bool bearer = header.size() > kScheme.size() && header.compare(0, kScheme.size(), kScheme) == 0;
-  if (!bearer || !SameSecret(header.substr(kScheme.size()), token)) {
-    spdlog::warn("admin: refused {} {}: {} bearer token", request.method, request.path, bearer ? "wrong" : "no");
-    auto refused = NoStore(ErrorResponse(401, "Unauthorized", bearer ? "wrong admin token" : "an admin token is needed: "
-                                                                                            "'Authorization: Bearer <admin.token>'"));
-    refused.headers["WWW-Authenticate"] = "Bearer realm=\"floe-admin\"";
-    return refused;
+  const auto scope = issuer.Authorize(request);
+  if (scope == Scope::kWrite) return std::nullopt;
+  if (scope == Scope::kRead) {
+    spdlog::warn("admin: refused {} {}: a read-only token", request.method, request.path);
+    return NoStore(ErrorResponse(403, "Forbidden",
+                                 "this token is read-only: resume and skip need admin.token or a token of an "
+                                 "admin.auth client with scope write"));
   }
-  return std::nullopt;
+  const bool bearer = request.Header("authorization").starts_with("Bearer ");
+  spdlog::warn("admin: refused {} {}: {} bearer token", request.method, request.path, bearer ? "wrong" : "no");
+  const char* hint = issuer.issues_tokens() ? "'Authorization: Bearer <token>' (admin.token, or POST /v1/oauth/tokens)"
+                                            : "'Authorization: Bearer <admin.token>'";
+  auto refused = NoStore(ErrorResponse(401, "Unauthorized",
+                                       std::string(bearer ? "wrong or expired admin token: " : "an admin token is needed: ") +
+                                           hint));
+  refused.headers["WWW-Authenticate"] = "Bearer realm=\"floe-admin\"";
+  return refused;
 }
 
 void AddAdminCommandRoutes(HttpServer& server, AdminCommands commands) {
   // Shared by the route closures, which the server keeps until it is destroyed.
   auto h = std::make_shared<const AdminCommands>(std::move(commands));
+  auto issuer = std::make_shared<TokenIssuer>(h->token, h->auth);
+  if (issuer->issues_tokens()) {
+    // The Iceberg REST spec's client-credentials endpoint, as the served catalog has it.
+    server.Route("POST", "/v1/oauth/tokens", [issuer](const HttpRequest& request) { return issuer->TokenEndpoint(request); });
+  }
   if (h->resume) {
-    server.Route("POST", "/topics/([^/]+)/resume", [h](const HttpRequest& request) {
-      if (auto refused = RefuseUnlessAdmin(h->token, request)) return *refused;
+    server.Route("POST", "/topics/([^/]+)/resume", [h, issuer](const HttpRequest& request) {
+      if (auto refused = RefuseUnlessAdmin(*issuer, request)) return *refused;
       return Answer(h->resume(request.path_params[0]));
     });
   }
   if (h->skip) {
-    server.Route("POST", "/topics/([^/]+)/skip", [h](const HttpRequest& request) {
-      if (auto refused = RefuseUnlessAdmin(h->token, request)) return *refused;
+    server.Route("POST", "/topics/([^/]+)/skip", [h, issuer](const HttpRequest& request) {
+      if (auto refused = RefuseUnlessAdmin(*issuer, request)) return *refused;
       auto body = SkipBody(request.body);
       if (!body.ok()) return Answer(body.status());
       return Answer(h->skip(request.path_params[0], body->first, body->second));

@@ -1,7 +1,8 @@
 #pragma once
 // The admin API's mutating routes, beside admin_routes.h's read-only ones:
 // POST /topics/{topic}/resume and POST /topics/{topic}/skip ({"partition", "offset"}), behind
-// admin.token. Reference: docs/admin-api.md, "Resume and skip".
+// admin.token or a write token of admin.auth's OAuth2 clients (POST /v1/oauth/tokens on the
+// admin listener issues them). Reference: docs/admin-api.md, "Resume and skip".
 //
 // Handlers run on the HTTP server's worker threads; they must hand the command to whoever owns
 // the state (the materializer's loop, pipeline/operator_commands.h) and answer once it is done.
@@ -12,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "floe/core/config.h"
 #include "floe/core/result.h"
 #include "floe/server/http_server.h"
 
@@ -22,16 +24,21 @@ struct AdminCommands {
   // kUnavailable 503, anything else 500. Unset: the route is not served.
   std::function<Result<nlohmann::json>(const std::string& topic)> resume;
   std::function<Result<nlohmann::json>(const std::string& topic, std::int32_t partition, std::int64_t offset)> skip;
-  // admin.token: the bearer token the routes require; empty turns them off (403).
+  // admin.token: a bearer token the routes accept. admin.auth: OAuth2 clients whose issued
+  // tokens they accept when the client's scope is write (a read token is refused 403). With
+  // neither, the routes are off (403).
   std::string token;
+  std::optional<CatalogAuthConfig> auth;
 };
 
 void AddAdminCommandRoutes(HttpServer& server, AdminCommands commands);
 
-// nullopt when `request` may change things: a token is configured and the request carries it
-// as "Authorization: Bearer <token>". Otherwise the answer to give: 403 when no token is
-// configured (mutating routes are off), 401 for a missing or wrong token. The token is never
-// logged nor echoed. For every mutating admin route, the console's included.
-std::optional<HttpResponse> RefuseUnlessAdmin(const std::string& token, const HttpRequest& request);
+class TokenIssuer;
+
+// nullopt when `request` may change things: it carries "Authorization: Bearer <token>" with
+// admin.token or a write token `issuer` issued. Otherwise the answer to give: 403 when neither
+// is configured (mutating routes are off) or the token is read-only, 401 for a missing, wrong
+// or expired token. Tokens are never logged nor echoed. For every mutating admin route.
+std::optional<HttpResponse> RefuseUnlessAdmin(TokenIssuer& issuer, const HttpRequest& request);
 
 }  // namespace floe::server

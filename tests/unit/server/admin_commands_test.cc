@@ -4,6 +4,7 @@
 #include <httplib.h>
 
 #include <memory>
+#include <optional>
 
 #include "floe/server/admin_commands.h"
 
@@ -14,8 +15,9 @@ using nlohmann::json;
 
 class AdminCommandsTest : public ::testing::Test {
  protected:
-  void Serve(const std::string& token) {
+  void Serve(const std::string& token, std::optional<CatalogAuthConfig> auth = std::nullopt) {
     AdminCommands handlers;
+    handlers.auth = std::move(auth);
     handlers.resume = [this](const std::string& topic) -> Result<json> {
       resumed_.push_back(topic);
       if (topic == "missing") return Status::NotFound("topic 'missing' is not materialized by this process");
@@ -97,6 +99,50 @@ TEST_F(AdminCommandsTest, SkipReadsPartitionAndOffsetFromTheBody) {
     EXPECT_EQ(Post("/topics/orders/skip", bad, "t").status, 400) << bad;
   }
   EXPECT_EQ(skipped_.size(), 2u);
+}
+
+TEST_F(AdminCommandsTest, AdminAuthClientsGetTokensAndOnlyWriteTokensMayChangeThings) {
+  CatalogAuthConfig auth;
+  auth.clients = {{"ops", "ops-secret", CatalogAuthConfig::Scope::kWrite},
+                  {"viewer", "viewer-secret", CatalogAuthConfig::Scope::kRead}};
+  Serve("", auth);
+  auto token_of = [&](const std::string& id, const std::string& secret) {
+    auto r = client_->Post("/v1/oauth/tokens",
+                           "grant_type=client_credentials&client_id=" + id + "&client_secret=" + secret,
+                           "application/x-www-form-urlencoded");
+    if (!r || r->status != 200) {
+      ADD_FAILURE() << "no token for " << id << ": " << (r ? r->body : "request failed");
+      return std::string();
+    }
+    return json::parse(r->body)["access_token"].get<std::string>();
+  };
+  const std::string write = token_of("ops", "ops-secret");
+  const std::string read = token_of("viewer", "viewer-secret");
+  auto wrong = client_->Post("/v1/oauth/tokens", "grant_type=client_credentials&client_id=ops&client_secret=nope",
+                             "application/x-www-form-urlencoded");
+  ASSERT_TRUE(wrong);
+  EXPECT_EQ(wrong->status, 401);
+
+  auto refused = Post("/topics/orders/resume", "", read);
+  EXPECT_EQ(refused.status, 403);
+  EXPECT_NE(refused.body.find("read-only"), std::string::npos) << refused.body;
+  EXPECT_EQ(refused.body.find(read), std::string::npos);
+  EXPECT_EQ(Post("/topics/orders/skip", R"({"partition":3,"offset":42})", read).status, 403);
+  EXPECT_TRUE(resumed_.empty());
+  EXPECT_TRUE(skipped_.empty());
+  EXPECT_EQ(Post("/topics/orders/resume", "", "made-up").status, 401);
+  EXPECT_EQ(Post("/topics/orders/resume", "", write).status, 200);
+  EXPECT_EQ(Post("/topics/orders/skip", R"({"partition":3,"offset":42})", write).status, 200);
+  EXPECT_EQ(resumed_.size(), 1u);
+  EXPECT_EQ(skipped_.size(), 1u);
+}
+
+TEST_F(AdminCommandsTest, WithoutClientsThereIsNoTokenEndpoint) {
+  Serve("t");
+  auto r = client_->Post("/v1/oauth/tokens", "grant_type=client_credentials&client_id=a&client_secret=b",
+                         "application/x-www-form-urlencoded");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 404);
 }
 
 }  // namespace
