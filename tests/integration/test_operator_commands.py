@@ -38,6 +38,18 @@ def produce_poison(producer, topic, partition=None):
     producer.flush()
 
 
+def poisoned_topic(kafka, schema_registry, prefix, good):
+    """A new one-partition topic: orders 0..good-1, one record Floe cannot decode (at offset
+    `good`), then orders good..2*good-1."""
+    topic = f"{prefix}-{uuid.uuid4().hex[:8]}"
+    kafka.create_topic(topic, partitions=1)
+    producer = RecordProducer(kafka.bootstrap, schema_registry.url)
+    produce_orders(producer, topic, range(good))
+    produce_poison(producer, topic)
+    produce_orders(producer, topic, range(good, 2 * good))
+    return topic
+
+
 def fresh_order_v2() -> dict:
     """ORDER_V2 as a schema this registry has not seen: the registry keeps one id per distinct
     schema for the whole session (other tests register ORDER_V2 itself), and a unique doc makes
@@ -153,13 +165,8 @@ def test_skip_exactly_the_poison_record(kafka, schema_registry, floe_bin, tmp_pa
     another offset is refused (naming the suspended one); a skip without or with a wrong token
     is refused; the right skip moves past exactly that record: all others once, and the snapshot
     summary says floe.skipped."""
-    topic = f"poison-{uuid.uuid4().hex[:8]}"
+    topic = poisoned_topic(kafka, schema_registry, "poison", 10)
     table = "kafka." + topic.replace("-", "_")
-    kafka.create_topic(topic, partitions=1)
-    producer = RecordProducer(kafka.bootstrap, schema_registry.url)
-    produce_orders(producer, topic, range(10))
-    produce_poison(producer, topic)
-    produce_orders(producer, topic, range(10, 20))
 
     floe = start_floe(floe_bin, kafka, schema_registry, tmp_path, topic)
     try:
@@ -211,12 +218,7 @@ def test_skip_is_recorded_in_delta_commit_info(kafka, schema_registry, floe_bin,
     """formats: [delta]: the skip lands in the version's commitInfo as floe.skipped; delta-rs
     reads every record but the skipped one, once; the txn versions move past it."""
     from tests.integration.test_pipeline_delta import delta_rows, txn_offsets
-    topic = f"dpoison-{uuid.uuid4().hex[:8]}"
-    kafka.create_topic(topic, partitions=1)
-    producer = RecordProducer(kafka.bootstrap, schema_registry.url)
-    produce_orders(producer, topic, range(5))
-    produce_poison(producer, topic)
-    produce_orders(producer, topic, range(5, 10))
+    topic = poisoned_topic(kafka, schema_registry, "dpoison", 5)
 
     floe = start_floe(floe_bin, kafka, schema_registry, tmp_path, topic, table="lake.poison", formats=["delta"])
     path = floe.warehouse_dir / "lake" / "poison"
@@ -252,13 +254,8 @@ def test_admin_oauth_clients_read_tokens_cannot_skip_write_tokens_can(kafka, sch
     A read client's token is refused 403 on skip and resume, a made-up one 401, a wrong secret
     gets no token; the write client's token skips the poison record. No secret or token is
     logged."""
-    topic = f"oauthadm-{uuid.uuid4().hex[:8]}"
+    topic = poisoned_topic(kafka, schema_registry, "oauthadm", 5)
     table = "kafka." + topic.replace("-", "_")
-    kafka.create_topic(topic, partitions=1)
-    producer = RecordProducer(kafka.bootstrap, schema_registry.url)
-    produce_orders(producer, topic, range(5))
-    produce_poison(producer, topic)
-    produce_orders(producer, topic, range(5, 10))
     write_secret, read_secret = "w-" + uuid.uuid4().hex, "r-" + uuid.uuid4().hex
     monkeypatch.setenv("FLOE_TEST_ADMIN_WRITE_SECRET", write_secret)
     floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap, [{"name": topic}], registry_url=schema_registry.url, admin=True)

@@ -71,20 +71,9 @@ namespace {
 Result<PreparedCommit> CommitReplace(const TableMetadata& base, const Snapshot& parent,
                                      const ReplacedManifestsState& state, std::int64_t sequence,
                                      const std::vector<ManifestFile>& list, const std::optional<Totals>& totals) {
-  FLOE_ASSIGN_OR_RETURN(auto io, storage::FileIO::Open(base.location));
-  const std::string list_path =
-      "metadata/snap-" + std::to_string(state.snapshot_id) + "-1-" + floe::NewUuid() + ".avro";
-  FLOE_RETURN_IF_ERROR(WriteManifestList(io, list_path, state.snapshot_id, parent.snapshot_id, sequence, list));
-
-  Snapshot snapshot;
-  snapshot.snapshot_id = state.snapshot_id;
-  snapshot.parent_snapshot_id = parent.snapshot_id;
-  snapshot.sequence_number = sequence;
-  snapshot.timestamp_ms = NowMillis();
-  snapshot.manifest_list = io.Uri(list_path);
-  snapshot.schema_id = base.current_schema_id;
+  FLOE_ASSIGN_OR_RETURN(auto snapshot,
+                        WriteChildSnapshot(base, parent, state.snapshot_id, sequence, "replace", list));
   auto& s = snapshot.summary;
-  s[std::string(kSummaryOperation)] = "replace";
   s["added-data-files"] = std::to_string(state.added.files);
   s["added-records"] = std::to_string(state.added.records);
   s["added-files-size"] = std::to_string(state.added.bytes);
@@ -105,7 +94,6 @@ Result<PreparedCommit> CommitReplace(const TableMetadata& base, const Snapshot& 
   for (const auto& [k, v] : state.extra_summary) s.emplace(k, v);  // never overrides the entries above
   return CommitOnMain(base, snapshot);
 }
-
 
 }  // namespace
 

@@ -112,20 +112,9 @@ Result<std::optional<ManifestMerge>> CommitMerge(const TableMetadata& base, cons
     }
   }
   out.manifests_after = list.size();
-  FLOE_ASSIGN_OR_RETURN(auto io, storage::FileIO::Open(base.location));
-  const std::string list_path =
-      "metadata/snap-" + std::to_string(state->snapshot_id) + "-1-" + floe::NewUuid() + ".avro";
-  FLOE_RETURN_IF_ERROR(WriteManifestList(io, list_path, state->snapshot_id, parent.snapshot_id, sequence, list));
-
-  Snapshot snapshot;
-  snapshot.snapshot_id = state->snapshot_id;
-  snapshot.parent_snapshot_id = parent.snapshot_id;
-  snapshot.sequence_number = sequence;
-  snapshot.timestamp_ms = NowMillis();
-  snapshot.manifest_list = io.Uri(list_path);
-  snapshot.schema_id = base.current_schema_id;
+  FLOE_ASSIGN_OR_RETURN(auto snapshot,
+                        WriteChildSnapshot(base, parent, state->snapshot_id, sequence, "replace", list));
   auto& s = snapshot.summary;
-  s[std::string(kSummaryOperation)] = "replace";
   s["manifests-created"] = std::to_string(out.manifests_created);
   s["manifests-replaced"] = std::to_string(out.manifests_replaced);
   s["manifests-kept"] = std::to_string(out.manifests_before - out.manifests_replaced);

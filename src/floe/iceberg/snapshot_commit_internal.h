@@ -1,11 +1,16 @@
 #pragma once
 // Pieces every snapshot-producing commit on main shares (fast append, replace files, manifest
-// merge): a fresh snapshot id, and the requirements and updates that put a snapshot on main.
+// merge): a fresh snapshot id, the manifest list and snapshot of a rewrite, and the
+// requirements and updates that put a snapshot on main.
 #include <cstdint>
 #include <random>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "floe/core/result.h"
 #include "floe/iceberg/fast_append.h"
+#include "floe/iceberg/manifest_internal.h"
 #include "floe/iceberg/table_metadata.h"
 
 namespace floe::iceberg {
@@ -19,6 +24,13 @@ inline std::int64_t NewSnapshotId(const TableMetadata& base) {
     if (id != 0 && base.SnapshotById(id) == nullptr) return id;
   }
 }
+
+// Writes `manifests` as the manifest list of snapshot `snapshot_id`, a child of `parent` in
+// `base`, and returns that snapshot (base's current schema, timestamp now) with only
+// `operation` in its summary, for the caller to complete (snapshot_commit.cc).
+Result<Snapshot> WriteChildSnapshot(const TableMetadata& base, const Snapshot& parent, std::int64_t snapshot_id,
+                                    std::int64_t sequence, std::string_view operation,
+                                    const std::vector<ManifestFile>& manifests);
 
 // Requirements assert-table-uuid and assert-ref-snapshot-id(main = snapshot's parent, or no
 // main when it has none); updates add-snapshot and set-snapshot-ref main. The commit is valid
