@@ -17,10 +17,12 @@ import datetime
 import json
 import os
 import pathlib
+import socket
 import subprocess
 import sys
 import threading
 import time
+import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -44,6 +46,7 @@ def parse_args() -> argparse.Namespace:
     a.add_argument("--rate", type=float, default=2000.0, help="records/s produced")
     a.add_argument("--partitions", type=int, default=4)
     a.add_argument("--interval", default="1m", help="maintenance.interval")
+    a.add_argument("--retention", default=None, help="maintenance.snapshot_retention (default: Floe's, 7d)")
     a.add_argument("--target-file-size", default="128MiB")
     return a.parse_args()
 
@@ -97,6 +100,25 @@ def health(catalog, table_name: str, target_bytes: int) -> dict:
             "snapshots": len(table.metadata.snapshots), "rows": rows, "count_s": count_s, "plan_s": plan_s}
 
 
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def maintenance_totals(port: int) -> dict:
+    """floe run's /status maintenance totals of the table (passes, compactions, bytes rewritten...)."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/status", timeout=10) as r:
+            status = json.load(r)
+    except OSError:
+        return {}
+    for t in (status.get("maintenance") or {}).get("tables", []):
+        if t.get("table") == "kafka.health":
+            return t.get("totals", {})
+    return {}
+
+
 def committed(catalog, table_name: str, topic: str) -> int:
     try:
         snap = catalog.load_table(table_name).current_snapshot()
@@ -113,6 +135,7 @@ def one_run(o, floe_bin, kafka, registry, maintenance: bool) -> dict:
     subprocess.run(["rm", "-rf", str(work)], check=True)
     (work / "warehouse").mkdir(parents=True)
     topic = f"health-{name}-{int(time.time())}"
+    admin_port = free_port()
     kafka.create_topic(topic, o.partitions)
     config = {
         "kafka": {"bootstrap_servers": kafka.bootstrap, "group_id": f"bench-{topic}"},
@@ -120,7 +143,9 @@ def one_run(o, floe_bin, kafka, registry, maintenance: bool) -> dict:
         "warehouse": f"file://{work}/warehouse",
         "catalog": {"type": "builtin", "uri": f"sqlite://{work}/warehouse/catalog.db"},
         "defaults": {"commit_interval": "1s", "target_file_size": o.target_file_size},
-        "maintenance": {"enabled": maintenance, "interval": o.interval},
+        "maintenance": {"enabled": maintenance, "interval": o.interval,
+                        **({"snapshot_retention": o.retention} if o.retention else {})},
+        "admin": {"listen": f"127.0.0.1:{admin_port}"},
         "topics": [{"name": topic, "table": "kafka.health"}],
     }
     (work / "floe.yaml").write_text(json.dumps(config, indent=2))
@@ -147,20 +172,22 @@ def one_run(o, floe_bin, kafka, registry, maintenance: bool) -> dict:
     cpu = cpu_seconds(proc.pid) - cpu_start
     wall = time.monotonic() - wall_start
     lag = producing.sent - committed(catalog, "kafka.health", topic)
+    totals = maintenance_totals(admin_port)
     proc.terminate()
     proc.wait(120)
     log.close()
     rows = end["rows"] - rows_start
     return {"maintenance": maintenance, "start": start, "end": end, "worst": worst, "sent": producing.sent,
             "lag_at_end": lag, "records_per_s": rows / wall, "records_per_cpu_s": rows / cpu if cpu else None,
-            "floe_cpu_s": cpu, "wall_s": wall}
+            "floe_cpu_s": cpu, "wall_s": wall, "maintenance_totals": totals}
 
 
 def markdown(o, runs: dict, build: str) -> str:
     lines = [SECTION_START, "## Table health (1 s commits, issue 18)", "",
              f"{datetime.datetime.now():%Y-%m-%d %H:%M}, {report.machine()}, build `{build}`: "
              f"{o.rate:.0f} records/s over {o.partitions} partitions for {o.minutes:g} min per run, "
-             f"commit_interval 1s, target_file_size {o.target_file_size}, maintenance.interval {o.interval}; "
+             f"commit_interval 1s, target_file_size {o.target_file_size}, maintenance.interval {o.interval}, "
+             f"snapshot_retention {o.retention or '7d (default)'}; "
              "`bench/table_health.py`.", "",
              "| | maintenance on | maintenance off |", "| --- | --- | --- |"]
 
@@ -176,6 +203,10 @@ def markdown(o, runs: dict, build: str) -> str:
     row("records committed / s", lambda r: f"{r['records_per_s']:,.0f}")
     row("records / CPU-s of floe run", lambda r: f"{r['records_per_cpu_s']:,.0f}" if r["records_per_cpu_s"] else "-")
     row("lag at end (records)", lambda r: f"{r['lag_at_end']:,}")
+    row("maintenance passes / compactions", lambda r: f"{r['maintenance_totals'].get('passes', 0)} / "
+        f"{r['maintenance_totals'].get('compactions', 0)}" if r["maintenance"] else "-")
+    row("bytes rewritten / table bytes at end", lambda r: f"{r['maintenance_totals'].get('bytes_rewritten', 0) / max(r['end']['data_bytes'], 1):.1f}"
+        if r["maintenance"] else "-")
     on, off = runs["on"], runs["off"]
     lines += ["", f"Ingestion with maintenance on: {on['records_per_s'] / off['records_per_s']:.0%} of off in "
               f"records/s (the producer's rate bounds both), {on['records_per_cpu_s'] / off['records_per_cpu_s']:.0%} "

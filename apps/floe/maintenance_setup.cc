@@ -21,11 +21,12 @@ Result<std::unique_ptr<BackgroundMaintenance>> BackgroundMaintenance::Start(cons
   options.cpu_share = config.maintenance.cpu_share;
   // Pattern entries name a table per matching topic: the topics the pipeline has met.
   options.targets = [&config, &materializer] {
-    std::vector<std::string> topics;
+    std::vector<maintenance::SeenTopic> topics;
     const nlohmann::json status = materializer.StatusReport();
     if (auto it = status.find("topics"); it != status.end() && it->is_array()) {
       for (const auto& t : *it) {
-        if (t.contains("topic") && t["topic"].is_string()) topics.push_back(t["topic"].get<std::string>());
+        if (!t.contains("topic") || !t["topic"].is_string()) continue;
+        topics.push_back({t["topic"].get<std::string>(), t.value("files_committed", std::int64_t{0})});
       }
     }
     return maintenance::TargetsFor(config, topics);

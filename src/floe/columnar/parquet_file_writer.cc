@@ -45,7 +45,7 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(std::shared_p
   // partition, and the poll thread alone cannot keep more than one core busy. Safe because no
   // writer runs on that pool itself (Arrow's warning: nested use may deadlock); Floe writes
   // from its own threads (pipeline/worker_pool.h, maintenance).
-  arrow_props.set_use_threads(true);
+  arrow_props.set_use_threads(options.parallel_columns);
   FLOE_ASSIGN_OR_RETURN_ARROW(auto writer,
                               parquet::arrow::FileWriter::Open(*schema, arrow::default_memory_pool(), sink,
                                                                props.build(), arrow_props.build()));

@@ -32,6 +32,9 @@ struct ParquetOptions {
   // Parquet column paths ("device.os") written without a dictionary even when `dictionary`
   // (dictionary_choice.h picks them).
   std::vector<std::string> plain_columns;
+  // Columns encoded in parallel on Arrow's CPU pool. Maintenance writes on one thread whose
+  // CPU time it budgets (maintenance/scheduler.h), so it turns this off.
+  bool parallel_columns = true;
 };
 
 struct WrittenFile {

@@ -196,8 +196,11 @@ struct StorageConfig {
 struct CompactionConfig {
   bool enabled = true;
   // A table is compacted once it has at least this many small files (smaller than
-  // target_file_size); fewer are left for a later pass. At least 2.
-  int min_files = 10;
+  // target_file_size); fewer are left for a later pass. Also: `floe run` compacts between
+  // passes once this many were committed since the last. At least 2. 5 as Iceberg's
+  // rewrite_data_files min-input-files: under 1 s commits, files stay near the health bound
+  // 2 x (bytes / target_file_size) + 10 (docs/maintenance.md).
+  int min_files = 5;
   // The size merged files aim at. 0 until resolved: a topic's value defaults to the topic's
   // own target_file_size.
   std::int64_t target_file_size = 0;

@@ -148,7 +148,10 @@ Result<RebasableReplace> PrepareRebasableReplace(const TableMetadata& base, cons
   std::set<std::string> found;
   std::set<std::string> live_paths;  // live after this commit (before the added files)
   std::set<std::pair<int, std::vector<PartitionValue>>> changed_partitions;
-  std::vector<ManifestFile> rewritten, carried;
+  std::vector<ManifestFile> carried;
+  // The touched manifests' entries, one rewritten manifest per spec: a compaction takes files
+  // from many manifests (one per ingestion commit), which become one.
+  std::map<int, std::vector<ManifestEntry>> rewritten_by_spec;
   for (auto& [manifest, entries] : manifests) {
     bool live = false, touched = false;
     for (const auto& e : entries) {
@@ -170,7 +173,7 @@ Result<RebasableReplace> PrepareRebasableReplace(const TableMetadata& base, cons
       continue;
     }
     state->replaced.insert(manifest.manifest_path);
-    std::vector<ManifestEntry> out;
+    std::vector<ManifestEntry>& out = rewritten_by_spec[manifest.partition_spec_id];
     for (auto& e : entries) {
       if (!IsLive(e)) continue;
       const std::string& path = e.data_file.file_path;
@@ -190,9 +193,15 @@ Result<RebasableReplace> PrepareRebasableReplace(const TableMetadata& base, cons
       }
       out.push_back(std::move(e));
     }
-    const schema::PartitionSpec* spec = base.SpecById(manifest.partition_spec_id);
+  }
+  std::vector<ManifestFile> rewritten;
+  for (const auto& [spec_id, entries] : rewritten_by_spec) {
+    const schema::PartitionSpec* spec = base.SpecById(spec_id);
+    if (!spec) return Status::InvalidArgument("a manifest names partition spec " + std::to_string(spec_id) +
+                                              ", which the table does not have");
     ManifestContext context{SchemaForSpec(base, *spec), spec, base.format_version};
-    FLOE_ASSIGN_OR_RETURN(auto written, WriteManifest(io, next_manifest_path(), context, state->snapshot_id, sequence, out));
+    FLOE_ASSIGN_OR_RETURN(auto written,
+                          WriteManifest(io, next_manifest_path(), context, state->snapshot_id, sequence, entries));
     rewritten.push_back(std::move(written));
   }
   if (found.size() != to_delete.size()) {

@@ -5,9 +5,11 @@
 //
 // The new snapshot's manifest list has, in order:
 //   - one new manifest per partition spec of `files_to_add`: the new files, status ADDED;
-//   - each manifest that listed a removed file, rewritten: the removed files with status
-//     DELETED and this snapshot's id, the other live files EXISTING with their original
-//     snapshot ids and sequence numbers (entries already DELETED are dropped);
+//   - the manifests that listed a removed file, rewritten as one manifest per partition spec:
+//     the removed files with status DELETED and this snapshot's id, the other live files
+//     EXISTING with their original snapshot ids and sequence numbers (entries already DELETED
+//     are dropped). One, not one per manifest: a compaction under 1 s commits takes files from
+//     as many manifests as commits, and the table's manifest count must shrink with its files;
 //   - every other manifest of the parent that still has live files, unchanged.
 // The summary carries added-/deleted-data-files, -records, added-files-size,
 // removed-files-size, exact totals, and the parent's floe.offsets unchanged: the pipeline

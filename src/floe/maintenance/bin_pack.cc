@@ -1,6 +1,7 @@
 #include "floe/maintenance/bin_pack_internal.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace floe::maintenance {
 
@@ -14,6 +15,23 @@ Status CheckCompactionOptions(const CompactionOptions& options) {
 bool IsSmallFile(std::int64_t bytes, std::int64_t rows, const CompactionOptions& options) {
   if (bytes >= options.target_file_size) return false;
   return options.target_rows <= 0 || rows < options.target_rows;
+}
+
+std::vector<std::size_t> FilesToMergeNow(const std::vector<std::int64_t>& sizes, const CompactionOptions& options) {
+  std::vector<std::size_t> order(sizes.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  if (options.size_ratio <= 0) return order;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sizes[a] < sizes[b]; });
+  std::size_t taken = 0;
+  double gathered = 0;
+  for (; taken < order.size(); ++taken) {
+    const double size = static_cast<double>(std::max<std::int64_t>(sizes[order[taken]], 1));
+    if (taken > 0 && size > options.size_ratio * gathered) break;
+    gathered += size;
+  }
+  order.resize(taken);
+  std::sort(order.begin(), order.end());
+  return order;
 }
 
 std::int64_t RowsPerMergedFile(std::int64_t bytes, std::int64_t rows, const CompactionOptions& options) {

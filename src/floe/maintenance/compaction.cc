@@ -26,8 +26,8 @@ struct Group {
   std::int64_t rows_per_file = 0;
 };
 
-// The groups worth merging: small files per (spec, partition tuple), kept when there are at
-// least two and the merge writes fewer files than it removes.
+// The groups worth merging: small files per (spec, partition tuple), of each its smallest size
+// tier, kept when there are at least two and the merge writes fewer files than it removes.
 std::vector<Group> PlanGroups(const std::vector<iceberg::DataFile>& live, const CompactionOptions& options) {
   std::map<std::pair<int, std::vector<schema::PartitionValue>>, Group> by_key;
   for (const auto& f : live) {
@@ -36,11 +36,17 @@ std::vector<Group> PlanGroups(const std::vector<iceberg::DataFile>& live, const 
     g.spec_id = f.spec_id;
     g.partition = f.partition;
     g.files.push_back(f);
-    g.rows += f.record_count;
-    g.bytes += f.file_size_in_bytes;
   }
   std::vector<Group> groups;
-  for (auto& [key, group] : by_key) {
+  for (auto& [key, all] : by_key) {
+    std::vector<std::int64_t> sizes;
+    for (const auto& f : all.files) sizes.push_back(f.file_size_in_bytes);
+    Group group{all.spec_id, all.partition, {}, 0, 0, 0};
+    for (std::size_t i : FilesToMergeNow(sizes, options)) {
+      group.rows += all.files[i].record_count;
+      group.bytes += all.files[i].file_size_in_bytes;
+      group.files.push_back(std::move(all.files[i]));
+    }
     group.rows_per_file = RowsPerMergedFile(group.bytes, group.rows, options);
     if (!WorthMerging(group.files.size(), group.rows, group.rows_per_file)) continue;
     groups.push_back(std::move(group));

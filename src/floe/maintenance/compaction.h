@@ -7,8 +7,10 @@
 // same rules for Delta tables: delta_compaction.h):
 //   - a live data file is small when it is below every target that is set: fewer bytes than
 //     `target_file_size` and (when `target_rows` > 0) fewer rows than `target_rows`;
-//   - small files are grouped by partition spec id and partition tuple; a group is merged
-//     when it has at least two files and merging lowers its file count;
+//   - small files are grouped by partition spec id and partition tuple; of each group the
+//     files of the smallest size tier are taken (FilesToMergeNow: smallest first, each next
+//     one while at most size_ratio times the bytes taken so far), and they are merged when
+//     they are at least two and merging lowers their file count;
 //   - a group's rows, in manifest listing order, are written as new Parquet files of
 //     rows_per_file rows each (the last one smaller), under data/<partition path>/, with the
 //     group's spec id and partition tuple. rows_per_file is `target_file_size` divided by the
@@ -70,6 +72,10 @@ struct CompactionOptions {
   // Rows: when positive, files with as many rows are not small either, and merged files hold at
   // most this many. 0: bytes alone decide.
   std::int64_t target_rows = 0;
+  // Size tiers (bin_pack_internal.h, FilesToMergeNow): a partition's small files are merged
+  // smallest first, each next one while it is at most this many times the bytes gathered so
+  // far. <= 0: all of a partition's small files at once.
+  double size_ratio = 3;
   // Plan only: nothing is written or committed; the report says what would be rewritten
   // (rewritten_files, removed, bytes_rewritten) and how many files would be added (added_files).
   bool dry_run = false;

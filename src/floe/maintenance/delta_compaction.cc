@@ -103,12 +103,19 @@ Result<std::vector<Group>> PlanGroups(storage::FileIO& io, const delta::TableSta
     FLOE_ASSIGN_OR_RETURN(auto values, PartitionValues(add, path));
     Group& g = by_partition[values];
     g.partition_values = std::move(values);
-    g.rows += file.rows;
-    g.bytes += file.bytes;
     g.files.push_back(std::move(file));
   }
   std::vector<Group> groups;
-  for (auto& [_, group] : by_partition) {
+  for (auto& [_, all] : by_partition) {
+    std::vector<std::int64_t> sizes;
+    for (const auto& f : all.files) sizes.push_back(f.bytes);
+    Group group;
+    group.partition_values = std::move(all.partition_values);
+    for (std::size_t i : FilesToMergeNow(sizes, options)) {
+      group.rows += all.files[i].rows;
+      group.bytes += all.files[i].bytes;
+      group.files.push_back(std::move(all.files[i]));
+    }
     group.rows_per_file = RowsPerMergedFile(group.bytes, group.rows, options);
     if (!WorthMerging(group.files.size(), group.rows, group.rows_per_file)) continue;
     std::sort(group.files.begin(), group.files.end(), [](const LiveFile& a, const LiveFile& b) {

@@ -52,7 +52,10 @@ Result<OpenOutput> OpenNext(const MergeOutput& output) {
   OpenOutput out;
   out.relative = "data/" + (output.directory.empty() ? "" : output.directory + "/") + NewUuid() + ".parquet";
   FLOE_ASSIGN_OR_RETURN(out.file, output.io->Create(out.relative));
-  FLOE_ASSIGN_OR_RETURN(out.writer, columnar::ParquetFileWriter::Open(out.file->stream(), output.arrow_schema));
+  columnar::ParquetOptions options;
+  options.parallel_columns = false;  // one thread, whose CPU time the scheduler budgets
+  FLOE_ASSIGN_OR_RETURN(out.writer,
+                        columnar::ParquetFileWriter::Open(out.file->stream(), output.arrow_schema, options));
   return out;
 }
 

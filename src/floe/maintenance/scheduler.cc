@@ -19,8 +19,11 @@ using WallClock = std::chrono::system_clock;
 
 // A pause never exceeds this, so that a very long step cannot silence maintenance for hours.
 constexpr auto kMaxPause = std::chrono::minutes(5);
-// New tables (topics floe run meets later) are noticed at least this often.
-constexpr auto kRecheckTargets = std::chrono::seconds(5);
+// New tables (topics floe run meets later) and files committed are noticed at least this often.
+constexpr auto kRecheckTargets = std::chrono::seconds(2);
+// A compaction-only pass that failed (a lost race, storage down) waits this long before the
+// next one (or the interval, when shorter); the full pass keeps its own schedule.
+constexpr auto kCompactionRetry = std::chrono::seconds(30);
 
 std::string Iso8601(WallClock::time_point t) {
   const std::time_t seconds = WallClock::to_time_t(t);
@@ -65,10 +68,15 @@ struct MaintenanceScheduler::TableMetrics {
 struct MaintenanceScheduler::TableState {
   MaintenanceTarget target;
   Clock::time_point next_pass;
+  // target.files_committed when the last pass began: compaction is due between passes once
+  // compaction.min_files more were committed.
+  std::int64_t files_committed_at_pass = 0;
+  Clock::time_point no_compaction_before{};  // after a failed compaction-only pass
   std::unique_ptr<TableMetrics> metrics;  // set right after the table is first seen
   std::optional<TableShape> shape;
   std::optional<WallClock::time_point> last_pass_at;
   double last_pass_seconds = 0;
+  bool last_pass_compaction_only = false;
   nlohmann::json last_pass;
   std::optional<WallClock::time_point> last_compaction_at;
   std::int64_t passes = 0, compactions = 0, files_rewritten = 0, bytes_rewritten = 0, snapshots_expired = 0,
@@ -129,11 +137,13 @@ void MaintenanceScheduler::Loop() {
     const auto targets = options_.targets ? options_.targets() : std::vector<MaintenanceTarget>{};
     const auto now = Clock::now();
     std::optional<MaintenanceTarget> due;
+    bool compaction_only = false;
     Clock::time_point wake_at = now + kRecheckTargets;
     std::vector<std::string> fresh;
     {
       std::lock_guard lock(mu_);
       Clock::time_point due_at = Clock::time_point::max();
+      std::optional<MaintenanceTarget> compaction_due;
       for (const auto& target : targets) {
         auto& state = tables_[target.table_name];
         if (!state) {
@@ -148,6 +158,15 @@ void MaintenanceScheduler::Loop() {
           due = target;
         }
         wake_at = std::min(wake_at, state->next_pass);
+        const auto& compaction = target.settings.compaction;
+        if (compaction.enabled && !compaction_due && state->no_compaction_before <= now &&
+            target.files_committed - state->files_committed_at_pass >= compaction.min_files) {
+          compaction_due = target;
+        }
+      }
+      if (!due && compaction_due) {
+        due = std::move(compaction_due);
+        compaction_only = true;
       }
     }
     for (const auto& table : fresh) {
@@ -156,7 +175,7 @@ void MaintenanceScheduler::Loop() {
       tables_.at(table)->metrics = std::move(m);
     }
     if (due) {
-      RunPass(*due);
+      RunPass(*due, compaction_only);
       continue;
     }
     std::unique_lock lock(mu_);
@@ -164,19 +183,23 @@ void MaintenanceScheduler::Loop() {
   }
 }
 
-void MaintenanceScheduler::Pause(Clock::duration busy) {
-  const double factor = 1.0 / options_.cpu_share - 1.0;
-  auto pause = std::chrono::duration_cast<Clock::duration>(busy * factor);
+void MaintenanceScheduler::Pause(const StepCost& cost) {
+  auto pause = std::chrono::duration_cast<Clock::duration>(cost.cpu / options_.cpu_share) - cost.wall;
   pause = std::min<Clock::duration>(pause, kMaxPause);
   if (pause <= Clock::duration::zero()) return;
   std::unique_lock lock(mu_);
   wake_.wait_for(lock, pause, [this] { return stop_.load(); });
 }
 
-void MaintenanceScheduler::RunPass(const MaintenanceTarget& target) {
+void MaintenanceScheduler::RunPass(const MaintenanceTarget& target, bool compaction_only) {
+  {
+    std::lock_guard lock(mu_);
+    tables_.at(target.table_name)->files_committed_at_pass = target.files_committed;
+  }
   PassOptions options;
+  options.compaction_only = compaction_only;
   options.stop_requested = [this] { return stop_.load(); };
-  options.after_step = [this](Clock::duration busy) { Pause(busy); };
+  options.after_step = [this](const StepCost& cost) { Pause(cost); };
   const auto started = Clock::now();
   const TablePassReport report = RunTablePass(catalog_, target, options);
   const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
@@ -193,17 +216,25 @@ void MaintenanceScheduler::RunPass(const MaintenanceTarget& target) {
         report.snapshots_expired, report.expired_files_deleted, report.orphans_removed, report.vacuumed_files,
         report.delta_log_files_deleted, seconds);
   }
-  Record(target, report, seconds);
+  Record(target, compaction_only, report, seconds);
 }
 
-void MaintenanceScheduler::Record(const MaintenanceTarget& target, const TablePassReport& report, double seconds) {
+void MaintenanceScheduler::Record(const MaintenanceTarget& target, bool compaction_only, const TablePassReport& report,
+                                  double seconds) {
   std::lock_guard lock(mu_);
   TableState& state = *tables_.at(target.table_name);
   const auto now = WallClock::now();
-  // Stopped midway: the pass is not over; the next process (or the next start) does it again.
-  state.next_pass = Clock::now() + (report.stopped ? Clock::duration::zero() : Clock::duration(target.settings.interval));
+  if (!compaction_only) {
+    // Stopped midway: the pass is not over; the next process (or the next start) does it again.
+    state.next_pass =
+        Clock::now() + (report.stopped ? Clock::duration::zero() : Clock::duration(target.settings.interval));
+  } else if (!report.errors.empty()) {
+    state.no_compaction_before =
+        Clock::now() + std::min<Clock::duration>(kCompactionRetry, target.settings.interval);
+  }
   state.last_pass_at = now;
   state.last_pass_seconds = seconds;
+  state.last_pass_compaction_only = compaction_only;
   state.last_pass = report.ToJson();
   ++state.passes;
   if (const auto& shape = report.after ? report.after : report.before) state.shape = shape;
@@ -264,6 +295,7 @@ nlohmann::json MaintenanceScheduler::StatusReport() const {
                                                      : nlohmann::json(nullptr);
     t["last_pass"] = state->last_pass_at ? nlohmann::json{{"time", Iso8601(*state->last_pass_at)},
                                                           {"duration_seconds", state->last_pass_seconds},
+                                                          {"compaction_only", state->last_pass_compaction_only},
                                                           {"report", state->last_pass}}
                                          : nlohmann::json(nullptr);
     t["totals"] = {{"passes", state->passes},

@@ -1,12 +1,20 @@
 #pragma once
 // The maintenance thread of `floe run` (docs/maintenance.md): each table gets a pass
 // (table_pass.h) every `interval` of its settings, one table at a time, on one thread.
+// Between passes, a table to which the pipeline committed compaction.min_files data files
+// since its last pass (MaintenanceTarget::files_committed) gets a compaction-only pass: under
+// 1 s commits a table gains a file per second, and compaction must follow that, while expiry
+// and orphan removal (which list storage) can wait for the interval. A compaction-only pass
+// that failed is not tried again for a while (kCompactionRetry, at most the interval).
 //
 // Bounded share, so that ingestion keeps its rate:
 //   - one thread, one table, one step at a time; the thread runs at a lower CPU priority
 //     (nice +10) than the pipeline;
-//   - CPU: after each step the thread pauses for busy * (1 / cpu_share - 1), so that it is
-//     busy at most cpu_share of the wall-clock time;
+//   - CPU: after each step the thread pauses until the step's CPU time (the thread's own:
+//     its Parquet writers do not use Arrow's pool) is at most cpu_share of the wall-clock
+//     time since the step began: cpu / cpu_share - wall. CPU time, not wall time: on a busy
+//     machine a step waits for the CPU, and counting that waiting as work made maintenance
+//     fall behind exactly when the table grows fastest;
 //   - memory: compaction holds one input file and one merged file at a time (compaction.h).
 // Ingestion commits always win: every step commits with its own conflict retries against
 // fresh metadata and gives up rather than making a writer wait (table_pass.h).
@@ -66,9 +74,9 @@ class MaintenanceScheduler {
   struct TableState;
 
   void Loop();
-  void RunPass(const MaintenanceTarget& target);
-  void Pause(std::chrono::steady_clock::duration busy);
-  void Record(const MaintenanceTarget& target, const TablePassReport& report, double seconds);
+  void RunPass(const MaintenanceTarget& target, bool compaction_only);
+  void Pause(const StepCost& cost);
+  void Record(const MaintenanceTarget& target, bool compaction_only, const TablePassReport& report, double seconds);
   std::unique_ptr<TableMetrics> MetricsFor(const std::string& table);
 
   catalog::TableCatalog& catalog_;

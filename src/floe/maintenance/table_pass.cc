@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <time.h>
+
 #include <algorithm>
 #include <utility>
 
@@ -36,6 +38,12 @@ void Count(TableShape& shape, std::int64_t size, std::int64_t target) {
 // when there is only one.
 bool IsMidway(std::size_t attempted, std::size_t total) { return attempted == total / 2; }
 
+std::chrono::nanoseconds ThreadCpuTime() {
+  timespec ts{};
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return {};
+  return std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec);
+}
+
 class Pass {
  public:
   Pass(catalog::TableCatalog& catalog, const MaintenanceTarget& target, const PassOptions& options,
@@ -49,6 +57,11 @@ class Pass {
       Step("compaction", [&] { return Compact(); });
     } else {
       report_.notes.push_back("compaction is disabled");
+    }
+    if (options_.compaction_only) {
+      if (!report_.compacted) report_.after = shape_;
+      else if (Step("inspect", [&] { return Inspect(); })) report_.after = shape_;
+      return;
     }
     if (target_.iceberg) {
       Step("manifest merge", [&] { return MergeManifestsStep(); });
@@ -71,8 +84,9 @@ class Pass {
       return false;
     }
     const auto started = Clock::now();
+    const auto cpu_started = ThreadCpuTime();
     Status st = step();
-    if (options_.after_step) options_.after_step(Clock::now() - started);
+    if (options_.after_step) options_.after_step({Clock::now() - started, ThreadCpuTime() - cpu_started});
     if (st.ok()) return true;
     report_.errors.push_back({name, st.ToString()});
     return false;

@@ -36,12 +36,22 @@
 
 namespace floe::maintenance {
 
+// What one step cost: wall-clock time, and CPU time of the thread that ran it (maintenance
+// does its work on that one thread: its Parquet writers do not use Arrow's pool).
+struct StepCost {
+  std::chrono::steady_clock::duration wall{};
+  std::chrono::nanoseconds cpu{};
+};
+
 struct PassOptions {
   bool dry_run = false;
+  // Compaction alone (with both formats, its Delta mirror): what the scheduler runs when
+  // enough files were committed since the last pass (scheduler.h), between full passes.
+  bool compaction_only = false;
   // Asked before each step: true ends the pass there (floe run is stopping).
   std::function<bool()> stop_requested;
-  // Called after each step with the time it took: the scheduler pauses to keep its CPU share.
-  std::function<void(std::chrono::steady_clock::duration busy)> after_step;
+  // Called after each step with what it cost: the scheduler pauses to keep its CPU share.
+  std::function<void(const StepCost& cost)> after_step;
 };
 
 // The table's data files at one moment (both formats: the Iceberg table's, which Delta mirrors).

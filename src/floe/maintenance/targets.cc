@@ -37,23 +37,29 @@ Result<MaintenanceTarget> TargetOf(const FloeConfig& config, const TopicConfig& 
   return target;
 }
 
-void AddOnce(std::vector<MaintenanceTarget>& out, Result<MaintenanceTarget> target) {
+void AddOnce(std::vector<MaintenanceTarget>& out, Result<MaintenanceTarget> target, std::int64_t files_committed = 0) {
   if (!target.ok()) return;  // a name the config check already refused
-  for (const auto& t : out) {
-    if (t.id == target->id) return;
+  for (auto& t : out) {
+    if (t.id == target->id) {
+      t.files_committed += files_committed;
+      return;
+    }
   }
+  target->files_committed = files_committed;
   out.push_back(std::move(*target));
 }
 
 }  // namespace
 
-std::vector<MaintenanceTarget> TargetsFor(const FloeConfig& config, const std::vector<std::string>& seen_topics) {
+std::vector<MaintenanceTarget> TargetsFor(const FloeConfig& config, const std::vector<SeenTopic>& seen_topics) {
   std::vector<MaintenanceTarget> out;
   for (const auto& entry : config.topics) {
     if (!entry.name.empty() || !entry.table.empty()) AddOnce(out, TargetOf(config, entry, entry.name));
   }
-  for (const auto& topic : seen_topics) {
-    if (const TopicConfig* entry = EntryFor(config, topic)) AddOnce(out, TargetOf(config, *entry, topic));
+  for (const auto& seen : seen_topics) {
+    if (const TopicConfig* entry = EntryFor(config, seen.topic)) {
+      AddOnce(out, TargetOf(config, *entry, seen.topic), seen.files_committed);
+    }
   }
   return out;
 }

@@ -172,6 +172,7 @@ void Materializer::Impl::FinishCommit(TopicState& topic) {
     ++summary_.commits;
     topic.table_metrics.commits->Increment();
     topic.table_metrics.files->Increment(report->files);
+    topic.files_committed += static_cast<std::int64_t>(report->files);
     topic.table_metrics.bytes->Increment(report->bytes);
     if (report->attempts > 1) topic.table_metrics.conflicts->Increment(report->attempts - 1);
     topic.table_metrics.commit_duration->Observe(commit_seconds);

@@ -197,6 +197,7 @@ void Materializer::Impl::PublishStatus() {
     } else {
       t["last_commit"] = nullptr;
     }
+    t["files_committed"] = topic->files_committed;
     topics.push_back(std::move(t));
   }
   // The brokers' reachability as the consumer last saw it (kafka::GroupConsumer::Outage).

@@ -101,6 +101,7 @@ struct TopicState {
   // Freshness and progress (materializer_status.cc).
   std::optional<std::int64_t> newest_committed_ms;  // newest Kafka timestamp committed by this process
   std::optional<LastCommit> last_commit;
+  std::int64_t files_committed = 0;  // data files this process committed (maintenance's trigger)
   RateMeter read_rate;  // records consumed per second
   CatchUp catch_up;
   Progress progress;    // as last published

@@ -23,7 +23,7 @@ TEST(MaintenanceConfig, DefaultsWhenAbsent) {
   EXPECT_TRUE(m.enabled);
   EXPECT_EQ(m.interval, std::chrono::minutes(5));
   EXPECT_TRUE(m.compaction.enabled);
-  EXPECT_EQ(m.compaction.min_files, 10);
+  EXPECT_EQ(m.compaction.min_files, 5);
   EXPECT_EQ(m.compaction.target_file_size, 64LL << 20);  // the topic's
   EXPECT_EQ(m.snapshot_retention, std::chrono::hours(24 * 7));
   EXPECT_EQ(m.min_snapshots, 10);

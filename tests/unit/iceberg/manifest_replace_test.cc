@@ -166,6 +166,46 @@ TEST_F(IcebergReplace, SwapsFilesKeepsHistoryAndSequenceNumbers) {
   EXPECT_EQ(metadata_.CurrentSnapshot()->SummaryValue("total-records"), "43");
 }
 
+// A compaction takes files from one manifest per ingestion commit: the touched manifests
+// become one rewritten manifest, so the table's manifest count shrinks with its files.
+TEST_F(IcebergReplace, TouchedManifestsBecomeOne) {
+  const DataFile a = File("a", "x", 1), b = File("b", "x", 2), c = File("c", "x", 3), d = File("d", "x", 4);
+  const std::int64_t s1 = Append({a});
+  Append({b});
+  Append({c, d});
+  const DataFile abc = File("abc", "x", 6);
+  auto commit = PrepareReplaceFiles(metadata_, {a.file_path, b.file_path, c.file_path}, {abc});
+  ASSERT_TRUE(commit.ok()) << commit.status().ToString();
+  ASSERT_TRUE(Apply(*commit).ok());
+  auto manifests = ReadSnapshotManifests(metadata_, *metadata_.CurrentSnapshot());
+  ASSERT_TRUE(manifests.ok()) << manifests.status().ToString();
+  ASSERT_EQ(manifests->size(), 2u);  // added, and the three appends' manifests as one
+  const auto& rewritten = (*manifests)[1];
+  EXPECT_EQ(rewritten.manifest.deleted_files_count, 3);
+  EXPECT_EQ(rewritten.manifest.existing_files_count, 1);
+  EXPECT_EQ(rewritten.manifest.min_sequence_number, 3);  // of the live entries: d's
+  ASSERT_EQ(rewritten.entries.size(), 4u);
+  for (const auto& e : rewritten.entries) {
+    if (e.data_file.file_path == d.file_path) {
+      EXPECT_EQ(e.status, EntryStatus::kExisting);
+    }
+    if (e.data_file.file_path == a.file_path) {
+      EXPECT_EQ(e.sequence_number, 1);
+    }
+  }
+  EXPECT_EQ(LivePaths(), (std::set<std::string>{abc.file_path, d.file_path}));
+  EXPECT_EQ(LivePaths(s1), (std::set<std::string>{a.file_path}));
+  // Replacing abc and d touches both manifests: again one rewritten manifest beside the added.
+  const DataFile all = File("all", "x", 10);
+  commit = PrepareReplaceFiles(metadata_, {abc.file_path, d.file_path}, {all});
+  ASSERT_TRUE(commit.ok()) << commit.status().ToString();
+  ASSERT_TRUE(Apply(*commit).ok());
+  EXPECT_EQ(LivePaths(), (std::set<std::string>{all.file_path}));
+  manifests = ReadSnapshotManifests(metadata_, *metadata_.CurrentSnapshot());
+  ASSERT_TRUE(manifests.ok());
+  EXPECT_EQ(manifests->size(), 2u);
+}
+
 TEST_F(IcebergReplace, CarriesFloeOffsetsForward) {
   const DataFile a = File("a", "x", 1), b = File("b", "x", 2);
   Append({a}, {{"floe.offsets", R"({"orders":{"0":10}})"}, {"floe.commit-id", "c1"}});

@@ -24,6 +24,7 @@
 #include "floe/iceberg/fast_append.h"
 #include "floe/iceberg/parquet_metrics.h"
 #include "floe/iceberg/table_scan.h"
+#include "floe/maintenance/bin_pack_internal.h"
 #include "floe/schema/arrow_schema.h"
 #include "floe/storage/file_io.h"
 
@@ -151,6 +152,40 @@ TEST_F(Compaction, MergesSmallFilesKeepingRowsAndOffsets) {
   const auto after = CurrentSummary();
   EXPECT_EQ(after.at("operation"), "replace");
   EXPECT_EQ(after.at("floe.offsets"), before.at("floe.offsets"));
+}
+
+TEST(FilesToMergeNow, TakesTheSmallestSizeTier) {
+  CompactionOptions o;  // size_ratio 3
+  // Equal files all merge; listing order is kept.
+  EXPECT_EQ(FilesToMergeNow({10, 10, 10, 10}, o), (std::vector<std::size_t>{0, 1, 2, 3}));
+  // A file much larger than the small ones waits until enough bytes gathered beside it.
+  EXPECT_EQ(FilesToMergeNow({1000, 10, 10, 10}, o), (std::vector<std::size_t>{1, 2, 3}));
+  EXPECT_EQ(FilesToMergeNow({80, 10, 10, 10}, o), (std::vector<std::size_t>{0, 1, 2, 3}));  // 80 <= 3 x 30
+  EXPECT_EQ(FilesToMergeNow({100, 10, 10, 10}, o), (std::vector<std::size_t>{1, 2, 3}));   // 100 > 3 x 30
+  // Tiers: 10 joins 5, 40 joins 15, 200 does not join 55.
+  EXPECT_EQ(FilesToMergeNow({200, 40, 5, 10}, o), (std::vector<std::size_t>{1, 2, 3}));
+  EXPECT_EQ(FilesToMergeNow({7}, o), (std::vector<std::size_t>{0}));
+  EXPECT_TRUE(FilesToMergeNow({}, o).empty());
+  o.size_ratio = 0;  // every small file
+  EXPECT_EQ(FilesToMergeNow({1000, 10, 10}, o), (std::vector<std::size_t>{0, 1, 2}));
+}
+
+TEST_F(Compaction, LeavesALargerFileUntilEnoughSmallOnesGathered) {
+  // Small at a 100,000-row target, but its bytes are far more than three times the others'.
+  ASSERT_TRUE(Append(0, 20000).ok());
+  for (int k = 0; k < 3; ++k) ASSERT_TRUE(Append(20000 + k * 5, 5).ok());
+  auto report = CompactTable(*catalog_, id_, Target(100000));
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_EQ(report->rewritten_files, 3u);  // the three 5-row files
+  EXPECT_EQ(report->files_after, 2u);
+  EXPECT_EQ(Ids(), Range(20015));
+  CompactionOptions all = Target(100000);
+  all.size_ratio = 0;
+  report = CompactTable(*catalog_, id_, all);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_EQ(report->rewritten_files, 2u);
+  EXPECT_EQ(report->files_after, 1u);
+  EXPECT_EQ(Ids(), Range(20015));
 }
 
 TEST_F(Compaction, SplitsMergedRowsAtTheTarget) {

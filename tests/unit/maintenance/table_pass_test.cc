@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <thread>
@@ -132,8 +133,16 @@ TEST_F(TablePass, AStopRequestEndsThePassBeforeTheNextStep) {
   int steps = 0;
   PassOptions options;
   options.stop_requested = [&] { return steps >= 2; };  // after inspect and compaction
-  options.after_step = [&](std::chrono::steady_clock::duration) { ++steps; };
+  std::vector<StepCost> costs;
+  options.after_step = [&](const StepCost& cost) {
+    ++steps;
+    costs.push_back(cost);
+  };
   const TablePassReport r = RunTablePass(*catalog_, Target(), options);
+  ASSERT_EQ(costs.size(), 2u);
+  // The compaction's work is on this thread (Arrow's pool is not used): its CPU time is counted.
+  EXPECT_GT(costs[1].cpu.count(), 0);
+  EXPECT_LE(costs[1].cpu, costs[1].wall + std::chrono::milliseconds(20));
   EXPECT_TRUE(r.stopped);
   EXPECT_TRUE(r.compacted);
   EXPECT_EQ(r.snapshots_expired, 0u);
@@ -179,6 +188,47 @@ TEST_F(TablePass, SchedulerPassesEveryIntervalAndReportsStatusAndMetrics) {
   EXPECT_EQ(Ids(), Range(50));
 }
 
+// Between full passes (an hour apart here), min_files committed files bring a compaction-only
+// pass: compaction follows 1 s commits while expiry and orphan removal keep to the interval.
+TEST_F(TablePass, SchedulerCompactsBetweenPassesOnceMinFilesWereCommitted) {
+  AppendFiles(4);
+  MetricsRegistry metrics;
+  SchedulerOptions options;
+  options.cpu_share = 1.0;
+  options.first_delay = std::chrono::hours(1);
+  MaintenanceTarget target = Target();  // min_files 4
+  target.settings.interval = std::chrono::hours(1);
+  std::atomic<std::int64_t> committed{3};
+  options.targets = [&] {
+    MaintenanceTarget t = target;
+    t.files_committed = committed.load();
+    return std::vector<MaintenanceTarget>{t};
+  };
+  MaintenanceScheduler scheduler(*catalog_, metrics, options);
+  scheduler.Start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // past a recheck: 3 < min_files
+  EXPECT_EQ(scheduler.StatusReport()["tables"][0]["totals"]["passes"], 0);
+  committed = 4;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  nlohmann::json table;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const nlohmann::json status = scheduler.StatusReport();
+    if (status["tables"][0]["totals"]["compactions"].get<int>() >= 1) {
+      table = status["tables"][0];
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  scheduler.Stop();
+  ASSERT_FALSE(table.is_null()) << scheduler.StatusReport().dump();
+  EXPECT_EQ(table["totals"]["passes"], 1);
+  EXPECT_EQ(table["totals"]["files_rewritten"], 4);
+  EXPECT_EQ(table["totals"]["snapshots_expired"], 0);  // no full pass: expiry waits for the interval
+  EXPECT_TRUE(table["last_pass"]["compaction_only"].get<bool>());
+  EXPECT_EQ(table["data_files"], 1);
+  EXPECT_EQ(Ids(), Range(40));
+}
+
 TEST(MaintenanceTargets, FromTheConfigAndByName) {
   auto config = ParseConfig(R"yaml(kafka: {bootstrap_servers: "localhost:9092"}
 warehouse: "file:///tmp/wh"
@@ -191,8 +241,11 @@ topics:
 )yaml",
                             "floe.yaml");
   ASSERT_TRUE(config.ok()) << config.status().ToString();
-  const auto targets = TargetsFor(*config, {"logs.app", "clicks", "logs.db"});
+  const auto targets = TargetsFor(*config, {{"logs.app", 7}, {"clicks", 3}, {"logs.db"}});
   ASSERT_EQ(targets.size(), 5u);
+  EXPECT_EQ(targets[0].files_committed, 0);
+  EXPECT_EQ(targets[1].files_committed, 3);  // a named entry's topic
+  EXPECT_EQ(targets[3].files_committed, 7);
   EXPECT_EQ(targets[0].table_name, "lake.orders_v1");
   EXPECT_TRUE(targets[0].iceberg && !targets[0].delta);
   EXPECT_EQ(targets[1].table_name, "lake.clicks");
