@@ -282,3 +282,34 @@ def test_ingestion_and_compaction_race_for_a_while_without_losing_a_record(kafka
     # 3 partitions x 1 s commits for a minute would be ~180 files without compaction.
     assert files <= 3 * 2 * 4 + 10, files
     assert commits >= 1
+
+
+def test_floe_run_compacts_between_passes_once_min_files_were_committed(kafka, schema_registry, floe_bin, tmp_path):
+    """Full passes an hour apart: under 1 s commits, compaction still follows the files as they
+    are committed (a compaction-only pass once min_files more were committed), while expiry
+    waits for the interval. Every record exactly once, files kept near the health bound."""
+    topic = f"maintfollow-{uuid.uuid4().hex[:8]}"
+    kafka.create_topic(topic, partitions=2)
+    producing = BackgroundProducer(kafka, schema_registry.url, topic, 2, 4_000, 20, avro, order)
+    floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap, [{"name": topic, "table": "kafka.follow"}],
+                   registry_url=schema_registry.url, admin=True, defaults={"commit_interval": "1s"},
+                   extra={"maintenance": {"interval": "1h", "compaction": {"min_files": 3},
+                                          "snapshot_retention": "1s", "min_snapshots": 1}})
+    floe.start()
+    producing.start()
+    # The first full pass is a minute after the start: these compactions are the in-between ones.
+    first = wait_for(lambda: (lambda t: t if t and t["totals"]["compactions"] >= 2 else None)(
+        table_status(floe, "kafka.follow")), "two compactions", timeout=50)
+    assert first["last_pass"]["compaction_only"] is True, first
+    assert first["totals"]["snapshots_expired"] == 0, first  # expiry keeps to the interval
+    producing.join(120)
+    sent = producing.sent
+    wait_for(lambda: caught_up(floe, "kafka.follow", topic, sent), "ingestion to catch up", timeout=90)
+    t = table_status(floe, "kafka.follow")
+    topic_state = next(x for x in status(floe)["topics"] if x["topic"] == topic)
+    assert topic_state["files_committed"] >= 3 * t["totals"]["compactions"], (topic_state, t)
+    assert floe.stop() == 0, floe.log_tail()
+    assert_exactly_once(floe, "kafka.follow", sent)
+    table = floe.table("kafka.follow")
+    assert_every_referenced_file_exists(table)
+    assert len(list(table.scan().plan_files())) <= 10
