@@ -1,6 +1,5 @@
 #include "floe/iceberg/fast_append.h"
 
-
 #include "floe/core/uuid.h"
 #include "floe/iceberg/manifest_internal.h"
 #include "floe/iceberg/snapshot_commit_internal.h"
@@ -9,15 +8,10 @@
 namespace floe::iceberg {
 namespace {
 
-std::int64_t SummaryNumber(const Snapshot* s, const char* key) {
-  if (!s) return 0;
-  auto v = s->SummaryValue(key);
-  if (!v) return 0;
-  try {
-    return std::stoll(std::string(*v));
-  } catch (...) {
-    return 0;  // a foreign writer's malformed total: restart counting rather than fail the commit
-  }
+// The parent's count, 0 without a parent or when it is missing or malformed (a foreign
+// writer's): counting restarts rather than failing the commit.
+std::int64_t ParentCount(const Snapshot* parent, std::string_view key) {
+  return parent ? SummaryCount(*parent, key).value_or(0) : 0;
 }
 
 }  // namespace
@@ -60,30 +54,19 @@ Result<PreparedCommit> PrepareFastAppend(const TableMetadata& base, const Append
     FLOE_ASSIGN_OR_RETURN(auto existing, ReadManifestList(parent->manifest_list));
     for (auto& m : existing) manifests.push_back(std::move(m));
   }
-  const std::string list_path = "metadata/snap-" + std::to_string(commit.snapshot_id) + "-1-" + tag + ".avro";
-  FLOE_RETURN_IF_ERROR(WriteManifestList(io, list_path, commit.snapshot_id,
-                                         parent ? std::optional<std::int64_t>(parent->snapshot_id) : std::nullopt,
-                                         sequence, manifests));
-
-  Snapshot snapshot;
-  snapshot.snapshot_id = commit.snapshot_id;
-  if (parent) snapshot.parent_snapshot_id = parent->snapshot_id;
-  snapshot.sequence_number = sequence;
-  snapshot.timestamp_ms = NowMillis();
-  snapshot.manifest_list = io.Uri(list_path);
-  snapshot.schema_id = schema->schema_id;
+  FLOE_ASSIGN_OR_RETURN(auto snapshot, WriteChildSnapshot(base, parent, commit.snapshot_id, sequence, "append",
+                                                          manifests));
   auto& s = snapshot.summary;
-  s["operation"] = "append";
   s["added-data-files"] = std::to_string(append.files.size());
   s["added-records"] = std::to_string(added_records);
   s["added-files-size"] = std::to_string(added_bytes);
-  s["total-data-files"] = std::to_string(SummaryNumber(parent, "total-data-files") +
+  s["total-data-files"] = std::to_string(ParentCount(parent, "total-data-files") +
                                          static_cast<std::int64_t>(append.files.size()));
-  s["total-records"] = std::to_string(SummaryNumber(parent, "total-records") + added_records);
-  s["total-files-size"] = std::to_string(SummaryNumber(parent, "total-files-size") + added_bytes);
-  s["total-delete-files"] = std::to_string(SummaryNumber(parent, "total-delete-files"));
-  s["total-position-deletes"] = std::to_string(SummaryNumber(parent, "total-position-deletes"));
-  s["total-equality-deletes"] = std::to_string(SummaryNumber(parent, "total-equality-deletes"));
+  s["total-records"] = std::to_string(ParentCount(parent, "total-records") + added_records);
+  s["total-files-size"] = std::to_string(ParentCount(parent, "total-files-size") + added_bytes);
+  s["total-delete-files"] = std::to_string(ParentCount(parent, "total-delete-files"));
+  s["total-position-deletes"] = std::to_string(ParentCount(parent, "total-position-deletes"));
+  s["total-equality-deletes"] = std::to_string(ParentCount(parent, "total-equality-deletes"));
   for (const auto& [k, v] : append.summary) s[k] = v;
 
   return CommitOnMain(base, snapshot);

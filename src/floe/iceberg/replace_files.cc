@@ -1,6 +1,5 @@
 #include "floe/iceberg/replace_files.h"
 
-#include <charconv>
 #include <set>
 #include <string_view>
 #include <utility>
@@ -40,15 +39,6 @@ struct Totals {
   }
 };
 
-std::optional<std::int64_t> SummaryNumber(const Snapshot& snapshot, std::string_view key) {
-  auto text = snapshot.SummaryValue(key);
-  if (!text) return std::nullopt;
-  std::int64_t v = 0;
-  auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
-  if (ec != std::errc() || end != text->data() + text->size() || v < 0) return std::nullopt;
-  return v;
-}
-
 }  // namespace
 
 // What a replace wrote, for a retry on fresh metadata (RebaseReplaceFiles).
@@ -72,7 +62,7 @@ Result<PreparedCommit> CommitReplace(const TableMetadata& base, const Snapshot& 
                                      const ReplacedManifestsState& state, std::int64_t sequence,
                                      const std::vector<ManifestFile>& list, const std::optional<Totals>& totals) {
   FLOE_ASSIGN_OR_RETURN(auto snapshot,
-                        WriteChildSnapshot(base, parent, state.snapshot_id, sequence, "replace", list));
+                        WriteChildSnapshot(base, &parent, state.snapshot_id, sequence, "replace", list));
   auto& s = snapshot.summary;
   s["added-data-files"] = std::to_string(state.added.files);
   s["added-records"] = std::to_string(state.added.records);
@@ -295,9 +285,9 @@ Result<std::optional<PreparedCommit>> RebaseReplaceFiles(const TableMetadata& fr
   for (auto& m : rest) list.push_back(std::move(m));
   // The winner's totals, with this replace's swap (the records do not change).
   std::optional<Totals> totals;
-  auto files = SummaryNumber(*parent, "total-data-files");
-  auto records = SummaryNumber(*parent, "total-records");
-  auto bytes = SummaryNumber(*parent, "total-files-size");
+  auto files = SummaryCount(*parent, "total-data-files");
+  auto records = SummaryCount(*parent, "total-records");
+  auto bytes = SummaryCount(*parent, "total-files-size");
   if (files && records && bytes) {
     totals = Totals{*files - state->deleted.files + state->added.files, *records,
                     *bytes - state->deleted.bytes + state->added.bytes};

@@ -113,7 +113,7 @@ Result<std::optional<ManifestMerge>> CommitMerge(const TableMetadata& base, cons
   }
   out.manifests_after = list.size();
   FLOE_ASSIGN_OR_RETURN(auto snapshot,
-                        WriteChildSnapshot(base, parent, state->snapshot_id, sequence, "replace", list));
+                        WriteChildSnapshot(base, &parent, state->snapshot_id, sequence, "replace", list));
   auto& s = snapshot.summary;
   s["manifests-created"] = std::to_string(out.manifests_created);
   s["manifests-replaced"] = std::to_string(out.manifests_replaced);

@@ -3,6 +3,7 @@
 // merge): a fresh snapshot id, the manifest list and snapshot of a rewrite, and the
 // requirements and updates that put a snapshot on main.
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -26,11 +27,16 @@ inline std::int64_t NewSnapshotId(const TableMetadata& base) {
 }
 
 // Writes `manifests` as the manifest list of snapshot `snapshot_id`, a child of `parent` in
-// `base`, and returns that snapshot (base's current schema, timestamp now) with only
-// `operation` in its summary, for the caller to complete (snapshot_commit.cc).
-Result<Snapshot> WriteChildSnapshot(const TableMetadata& base, const Snapshot& parent, std::int64_t snapshot_id,
+// `base` (null: the table's first snapshot), and returns that snapshot (base's current schema,
+// timestamp now) with only `operation` in its summary, for the caller to complete
+// (snapshot_commit.cc).
+Result<Snapshot> WriteChildSnapshot(const TableMetadata& base, const Snapshot* parent, std::int64_t snapshot_id,
                                     std::int64_t sequence, std::string_view operation,
                                     const std::vector<ManifestFile>& manifests);
+
+// A count of the snapshot's summary (total-records, total-data-files, ...): nullopt when it is
+// missing or not a non-negative integer (another writer's summary may lack or garble it).
+std::optional<std::int64_t> SummaryCount(const Snapshot& snapshot, std::string_view key);
 
 // Requirements assert-table-uuid and assert-ref-snapshot-id(main = snapshot's parent, or no
 // main when it has none); updates add-snapshot and set-snapshot-ref main. The commit is valid
