@@ -313,3 +313,54 @@ def test_floe_run_compacts_between_passes_once_min_files_were_committed(kafka, s
     table = floe.table("kafka.follow")
     assert_every_referenced_file_exists(table)
     assert len(list(table.scan().plan_files())) <= 10
+
+
+def sorted_by_paid_desc_then_id(table) -> bool:
+    keys = [(not paid, i) for paid, i in zip(table.column("paid").to_pylist(), table.column("id").to_pylist())]
+    return keys == sorted(keys)
+
+
+def test_sort_by_orders_the_files_compaction_writes(kafka, schema_registry, floe_bin, tmp_path):
+    """sort_by: the Iceberg table's default sort order (pyiceberg reads it back), and the files
+    compaction merges hold their rows in that order — Iceberg (both formats: Delta shares the
+    files) and a Delta-only table alike. Every record exactly once."""
+    import pyarrow.parquet as pq
+    topic, delta_topic = f"maintsort-{uuid.uuid4().hex[:8]}", f"maintsortd-{uuid.uuid4().hex[:8]}"
+    for t in (topic, delta_topic):
+        kafka.create_topic(t, partitions=2)
+    producers = [BackgroundProducer(kafka, schema_registry.url, t, 2, 900, 9, avro, order) for t in (topic, delta_topic)]
+    sort_by = ["paid DESC", "id"]
+    floe = FloeRun(floe_bin, tmp_path, kafka.bootstrap,
+                   [{"name": topic, "table": "kafka.sorted", "formats": ["iceberg", "delta"], "sort_by": sort_by},
+                    {"name": delta_topic, "table": "kafka.sorted_delta", "formats": ["delta"], "sort_by": sort_by}],
+                   registry_url=schema_registry.url, admin=True, defaults={"commit_interval": "1s"},
+                   extra={"maintenance": {"interval": "2s", "compaction": {"min_files": 2}}})
+    floe.start()
+    for p in producers:
+        p.start()
+    for p in producers:
+        p.join(120)
+    for t, name, p in ((topic, "kafka.sorted", producers[0]), (delta_topic, "kafka.sorted_delta", producers[1])):
+        wait_for(lambda: (lambda s: s and s["totals"]["compactions"] >= 1)(table_status(floe, name)),
+                 f"a compaction of {name}", timeout=90)
+    wait_for(lambda: caught_up(floe, "kafka.sorted", topic, producers[0].sent), "ingestion to catch up", timeout=90)
+    assert floe.stop() == 0, floe.log_tail()
+
+    rows = assert_exactly_once(floe, "kafka.sorted", producers[0].sent)
+    table = floe.table("kafka.sorted")
+    order_fields = [(f.source_id, str(f.direction).lower()) for f in table.sort_order().fields]
+    schema = table.schema()
+    assert order_fields == [(schema.find_field("paid").field_id, "sortdirection.desc"),
+                            (schema.find_field("id").field_id, "sortdirection.asc")], table.sort_order()
+    merged = [t.file for t in table.scan().plan_files() if t.file.sort_order_id == table.sort_order().order_id]
+    assert merged, "no live file written by compaction"
+    for f in merged:
+        assert sorted_by_paid_desc_then_id(pq.read_table(local(f.file_path))), f.file_path
+    path = floe.warehouse_dir / "kafka" / "sorted"
+    assert set(delta_rows(path)) == set(rows)
+
+    delta_path = floe.warehouse_dir / "kafka" / "sorted_delta"
+    assert len(delta_rows(delta_path)) == len(producers[1].sent)
+    files = [pq.read_table(str(delta_path / f)) for f in DeltaTable(str(delta_path)).files()]
+    largest = max(files, key=lambda t: t.num_rows)  # a merged file: more rows than one commit's
+    assert largest.num_rows > 100 and sorted_by_paid_desc_then_id(largest)

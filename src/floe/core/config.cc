@@ -112,6 +112,12 @@ const std::vector<std::pair<std::string, TableFormat>> kTableFormats = {
     {"iceberg", TableFormat::kIceberg}, {"delta", TableFormat::kDelta}};
 
 // "identity"-style column references and Iceberg transforms: col, day(col), bucket[16](col).
+bool IsSortExpression(const std::string& text) {
+  static const std::regex kExpr(R"(^\s*[A-Za-z_][A-Za-z0-9_.$-]*(\s+(asc|desc))?(\s+nulls\s+(first|last))?\s*$)",
+                                std::regex::icase);
+  return std::regex_match(text, kExpr);
+}
+
 bool IsPartitionExpression(const std::string& text) {
   static const std::regex kExpr(
       R"(^([A-Za-z_][A-Za-z0-9_.$-]*|(identity|year|month|day|hour|void)\([A-Za-z_][A-Za-z0-9_.$-]*\)|(bucket|truncate)\[[1-9][0-9]*\]\([A-Za-z_][A-Za-z0-9_.$-]*\))$)");
@@ -160,7 +166,7 @@ void ReadTopic(ConfigReader& r, const YAML::Node& node, const std::string& path,
   t.formats = d.formats;
   t.max_record_size = d.max_record_size;
   if (!r.ExpectMap(node, path, {"name", "pattern", "table", "value", "key", "message", "json_conflicts", "partition_by",
-                                "dlq_topic", "commit_interval", "target_file_size", "error_mode", "system_columns", "formats",
+                                "sort_by", "dlq_topic", "commit_interval", "target_file_size", "error_mode", "system_columns", "formats",
                                 "maintenance", "max_record_size"}))
     return;
   r.Assign(node, path, "name", t.name);
@@ -198,6 +204,15 @@ void ReadTopic(ConfigReader& r, const YAML::Node& node, const std::string& path,
       }
     }
     t.partition_by = *v;
+  }
+  if (auto v = r.StringList(node, path, "sort_by")) {
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      if (!IsSortExpression((*v)[i])) {
+        r.Error(node["sort_by"][i], path + ".sort_by",
+                "'" + (*v)[i] + "' is not a column, optionally followed by asc or desc and nulls first or nulls last");
+      }
+    }
+    t.sort_by = *v;
   }
   r.Assign(node, path, "dlq_topic", t.dlq_topic);
   if (auto v = r.Parsed<std::chrono::milliseconds>(node, path, "commit_interval", ParseDuration)) t.commit_interval = *v;

@@ -247,6 +247,10 @@ struct TopicConfig {
   // column makes the column JSON text (`json_conflicts: as_text`) instead of failing the record.
   bool json_conflicts_as_text = false;
   std::vector<std::string> partition_by;
+  // The table's sort order ("customer", "amount desc nulls last"): set on the Iceberg table
+  // (when it has none yet) and followed by compaction, which writes merged files sorted by it
+  // (docs/maintenance.md). Empty: arrival order.
+  std::vector<std::string> sort_by;
   std::string dlq_topic;
   // Per-topic overrides of the defaults, already merged.
   std::chrono::milliseconds commit_interval{0};

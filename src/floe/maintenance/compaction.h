@@ -76,6 +76,9 @@ struct CompactionOptions {
   // smallest first, each next one while it is at most this many times the bytes gathered so
   // far. <= 0: all of a partition's small files at once.
   double size_ratio = 3;
+  // Delta tables: the topic's sort_by, each merged file's rows sorted by it. (Iceberg tables
+  // follow their own default sort order, which floe run sets from sort_by.)
+  std::vector<std::string> sort_by;
   // Plan only: nothing is written or committed; the report says what would be rewritten
   // (rewritten_files, removed, bytes_rewritten) and how many files would be added (added_files).
   bool dry_run = false;

@@ -1,5 +1,7 @@
 #include "floe/maintenance/delta_compaction.h"
 
+#include <spdlog/spdlog.h>
+
 #include <parquet/file_reader.h>
 #include <parquet/metadata.h>
 
@@ -18,6 +20,7 @@
 #include "floe/delta/stats.h"
 #include "floe/maintenance/bin_pack_internal.h"
 #include "floe/maintenance/merge_files_internal.h"
+#include "floe/schema/partition.h"
 #include "floe/schema/arrow_schema.h"
 
 namespace floe::maintenance {
@@ -160,10 +163,23 @@ struct Swap {
   std::vector<delta::AddFile> adds;
 };
 
+// The merged files' sort keys: `sort_by` (the topic's) resolved on the table's columns, then
+// found by field id among the files' (physical) columns. Delta has no sort order of its own.
+std::vector<arrow::compute::SortKey> DeltaSortKeys(const delta::TableState& state, const schema::Schema& file_schema,
+                                                   const std::vector<std::string>& sort_by) {
+  if (sort_by.empty()) return {};
+  auto order = schema::ParseSortOrder(sort_by, state.schema, 1);
+  auto keys = order.ok() ? ArrowSortKeys(*order, file_schema) : Result<std::vector<arrow::compute::SortKey>>(order.status());
+  if (keys.ok()) return std::move(*keys);
+  spdlog::info("compaction: merged files are not sorted: {}", keys.status().ToString());
+  return {};
+}
+
 Result<std::vector<Swap>> WriteMergedFiles(storage::FileIO& io, const delta::TableState& state,
-                                           const std::vector<Group>& groups) {
+                                           const std::vector<Group>& groups, const std::vector<std::string>& sort_by) {
   const schema::Schema file_schema = FileSchema(state);
   FLOE_ASSIGN_OR_RETURN(auto arrow_schema, schema::ToArrowSchema(file_schema));
+  const auto sort_keys = DeltaSortKeys(state, file_schema, sort_by);
   std::string root = io.Uri("x");  // the root as file URIs spell it, with its '/'
   root.pop_back();
   std::vector<Swap> swaps;
@@ -176,7 +192,8 @@ Result<std::vector<Swap>> WriteMergedFiles(storage::FileIO& io, const delta::Tab
       d.file_size_in_bytes = f.bytes;
       inputs.push_back(std::move(d));
     }
-    MergeOutput output{&io, OutputDirectory(group), &file_schema, arrow_schema, 0, {}, group.rows_per_file};
+    MergeOutput output{&io, OutputDirectory(group), &file_schema, arrow_schema, 0, {}, group.rows_per_file, {}, {}};
+    output.sort_keys = sort_keys;
     FLOE_ASSIGN_OR_RETURN(auto merged, MergeDataFiles(inputs, output));
     Swap swap{&group, {}};
     for (const auto& m : merged) {
@@ -257,7 +274,7 @@ Result<DeltaCompactionReport> Compact(storage::FileIO& io, const CompactionOptio
     report.rewritten_files = report.removed.size();
     return report;
   }
-  FLOE_ASSIGN_OR_RETURN(auto swaps, WriteMergedFiles(io, state, groups));
+  FLOE_ASSIGN_OR_RETURN(auto swaps, WriteMergedFiles(io, state, groups, options.sort_by));
   FLOE_ASSIGN_OR_RETURN(auto committed, CommitSwaps(io, std::move(state), swaps, options));
   for (const Swap* swap : committed.swaps) {
     for (const auto& f : swap->group->files) {

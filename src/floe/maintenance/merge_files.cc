@@ -46,7 +46,22 @@ struct OpenOutput {
   std::unique_ptr<storage::PendingFile> file;
   std::unique_ptr<columnar::ParquetFileWriter> writer;
   std::int64_t rows = 0;
+  std::vector<std::shared_ptr<arrow::Table>> held;  // sorted output: its rows, sorted when it is full
 };
+
+// The path of indices to the field with this id, among `fields` and their struct children.
+bool FindFieldPath(const std::vector<schema::NestedField>& fields, int id, std::vector<int>& path) {
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    path.push_back(static_cast<int>(i));
+    if (fields[i].id == id) return true;
+    if (fields[i].type && fields[i].type->id() == schema::TypeId::kStruct &&
+        FindFieldPath(fields[i].type->fields(), id, path)) {
+      return true;
+    }
+    path.pop_back();
+  }
+  return false;
+}
 
 Result<OpenOutput> OpenNext(const MergeOutput& output) {
   OpenOutput out;
@@ -69,7 +84,19 @@ Status WriteRows(columnar::ParquetFileWriter& writer, const arrow::Table& rows) 
   }
 }
 
+// Sorted output: the held rows, sorted by the keys, into the writer.
+Status WriteHeldSorted(OpenOutput& out, const MergeOutput& output) {
+  if (out.held.empty()) return Status::OK();
+  FLOE_ASSIGN_OR_RETURN_ARROW(auto rows, arrow::ConcatenateTables(out.held));
+  out.held.clear();
+  FLOE_ASSIGN_OR_RETURN_ARROW(auto indices,
+                              arrow::compute::SortIndices(arrow::Datum(rows), arrow::compute::SortOptions(output.sort_keys)));
+  FLOE_ASSIGN_OR_RETURN_ARROW(auto sorted, arrow::compute::Take(arrow::Datum(rows), arrow::Datum(indices)));
+  return WriteRows(*out.writer, *sorted.table());
+}
+
 Result<iceberg::DataFile> Finish(OpenOutput& out, const MergeOutput& output) {
+  FLOE_RETURN_IF_ERROR(WriteHeldSorted(out, output));
   FLOE_ASSIGN_OR_RETURN(auto written, out.writer->Close());
   FLOE_RETURN_IF_ERROR(out.file->Commit());
   iceberg::DataFile data;
@@ -77,6 +104,7 @@ Result<iceberg::DataFile> Finish(OpenOutput& out, const MergeOutput& output) {
   data.file_size_in_bytes = written.bytes;
   data.partition = output.partition;
   data.spec_id = output.spec_id;
+  if (!output.sort_keys.empty()) data.sort_order_id = output.sort_order_id;
   FLOE_RETURN_IF_ERROR(iceberg::AddParquetMetrics(*written.metadata, *output.schema, data));
   return data;
 }
@@ -146,7 +174,11 @@ Result<std::vector<iceberg::DataFile>> MergeDataFiles(const std::vector<iceberg:
         current.emplace(std::move(next));
       }
       const std::int64_t n = std::min(output.target_rows - current->rows, rows->num_rows() - offset);
-      FLOE_RETURN_IF_ERROR(WriteRows(*current->writer, *rows->Slice(offset, n)));
+      if (output.sort_keys.empty()) {
+        FLOE_RETURN_IF_ERROR(WriteRows(*current->writer, *rows->Slice(offset, n)));
+      } else {
+        current->held.push_back(rows->Slice(offset, n));
+      }
       current->rows += n;
       offset += n;
       if (current->rows == output.target_rows) {
@@ -161,6 +193,29 @@ Result<std::vector<iceberg::DataFile>> MergeDataFiles(const std::vector<iceberg:
     merged.push_back(std::move(data));
   }
   return merged;
+}
+
+Result<std::vector<arrow::compute::SortKey>> ArrowSortKeys(const schema::SortOrder& order,
+                                                           const schema::Schema& schema) {
+  std::vector<arrow::compute::SortKey> keys;
+  for (const auto& field : order.fields) {
+    if (field.transform.kind != schema::TransformKind::kIdentity) {
+      return Status::Unsupported("sort order " + std::to_string(order.order_id) + " sorts by " +
+                                 field.transform.ToString() + "(field " + std::to_string(field.source_id) +
+                                 "): Floe sorts by columns (identity) only");
+    }
+    std::vector<int> path;
+    if (!FindFieldPath(schema.fields, field.source_id, path)) {
+      return Status::InvalidArgument("sort order " + std::to_string(order.order_id) + " sorts by field " +
+                                     std::to_string(field.source_id) + ", which the schema does not have");
+    }
+    keys.emplace_back(arrow::FieldRef(arrow::FieldPath(path)),
+                      field.direction == schema::SortDirection::kDesc ? arrow::compute::SortOrder::Descending
+                                                                     : arrow::compute::SortOrder::Ascending,
+                      field.null_order == schema::NullOrder::kNullsFirst ? arrow::compute::NullPlacement::AtStart
+                                                                         : arrow::compute::NullPlacement::AtEnd);
+  }
+  return keys;
 }
 
 }  // namespace floe::maintenance

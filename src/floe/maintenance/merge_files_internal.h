@@ -1,16 +1,20 @@
 #pragma once
 // The Parquet side of compaction (compaction.h): reading a data file under the table's
 // current schema, and writing a group's rows into files of at most target_rows rows. One
-// input file is in memory at a time, however large the group.
+// input file is in memory at a time, however large the group; with a sort order, one merged
+// file's rows (each merged file is sorted on its own, as Iceberg's sort_order_id promises).
+#include <arrow/compute/ordering.h>
 #include <arrow/type_fwd.h>
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "floe/core/result.h"
 #include "floe/iceberg/data_file.h"
+#include "floe/schema/partition.h"
 #include "floe/schema/types.h"
 #include "floe/storage/file_io.h"
 
@@ -33,7 +37,18 @@ struct MergeOutput {
   int spec_id = 0;
   std::vector<schema::PartitionValue> partition;  // the tuple every input file has
   std::int64_t target_rows = 0;
+  // Each merged file's rows sorted by these keys (empty: in input order); the files then carry
+  // sort_order_id (Iceberg; Delta has no such field).
+  std::vector<arrow::compute::SortKey> sort_keys;
+  std::optional<int> sort_order_id;
 };
+
+// `order`'s keys over Arrow tables of `schema` (schema::ToArrowSchema's layout: nested
+// columns as struct children by index). Identity transforms only: kUnsupported for others
+// (bucket, day...: Floe does not evaluate transforms to sort), kInvalidArgument for a source
+// column the schema does not have.
+Result<std::vector<arrow::compute::SortKey>> ArrowSortKeys(const schema::SortOrder& order,
+                                                           const schema::Schema& schema);
 
 // The rows of `inputs`, in order, written as new files of `target_rows` rows (the last one
 // smaller), each committed (visible) before the next is started; returned with metrics,

@@ -142,6 +142,7 @@ class Pass {
     CompactionOptions o;
     o.target_file_size = settings_.compaction.target_file_size;
     o.dry_run = options_.dry_run;
+    o.sort_by = target_.sort_by;
     o.before_first_commit = [] {
       CrashIfArmed(kFaultCrashBeforeCompactionCommit);
       return Status::OK();

@@ -34,6 +34,7 @@ Result<MaintenanceTarget> TargetOf(const FloeConfig& config, const TopicConfig& 
   target.delta = Has(entry, TableFormat::kDelta);
   if (target.delta && !target.iceberg) target.delta_location = catalog::DefaultTableLocation(config.warehouse, id);
   target.settings = entry.maintenance;
+  target.sort_by = entry.sort_by;
   return target;
 }
 

@@ -18,6 +18,7 @@ struct MaintenanceTarget {
   bool delta = false;    // a Delta log: at the Iceberg table's location, or delta_location
   std::string delta_location;  // formats [delta] alone: <warehouse>/<namespace…>/<table>
   MaintenanceConfig settings;  // the topic's (top-level section with its overrides)
+  std::vector<std::string> sort_by;  // the topic's: Delta compaction sorts by it (Iceberg: the table's order)
   // Data files `floe run` has committed to the table since it started (the pipeline's count,
   // SeenTopic): the scheduler compacts between passes once min_files more were committed.
   std::int64_t files_committed = 0;

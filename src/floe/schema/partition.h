@@ -61,6 +61,13 @@ struct SortOrder {
 // "<col>_day", "<col>_bucket_16", "<col>" for identity; dots become underscores).
 Result<PartitionField> ParsePartitionExpression(std::string_view expr, const Schema& schema, int field_id);
 
+// Parses Floe config sort expressions ("customer", "amount desc", "_kafka.timestamp asc nulls
+// last") against a schema into a sort order with id `order_id`: identity transforms of
+// primitive columns outside lists and maps; the direction defaults to asc, the null order to
+// Iceberg's default for it (nulls first for asc, nulls last for desc). kInvalidArgument names
+// the expression and what is wrong (an unknown column with the closest name).
+Result<SortOrder> ParseSortOrder(const std::vector<std::string>& exprs, const Schema& schema, int order_id);
+
 // --- Transform application (partition values of one source value) --------------------------
 // Values use Iceberg's physical representation: int/date as int32, long/time/timestamps
 // as int64 (micros or nanos), decimals as unscaled big-endian two's-complement bytes,

@@ -1,7 +1,9 @@
 // Floe config partition expressions: "col", "identity(col)", "day(_kafka.timestamp)",
 // "bucket[16](id)", "truncate[4](name)", "void(x)". The transform part is the spec's
-// transform string, so what users write is what the table metadata will say.
+// transform string, so what users write is what the table metadata will say. And sort
+// expressions ("amount desc nulls last"), which resolve columns the same way.
 #include <cctype>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -97,7 +99,65 @@ Result<PartitionField> Parse(std::string_view text, const Schema& schema, int fi
   return field;
 }
 
+// "col [asc|desc] [nulls first|nulls last]": the words after the column, lower-cased.
+struct SortWords {
+  std::string column;
+  std::vector<std::string> rest;
+};
+
+SortWords SplitSortExpression(std::string_view expr) {
+  std::istringstream in{std::string(expr)};
+  SortWords out;
+  in >> out.column;
+  for (std::string word; in >> word;) {
+    for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    out.rest.push_back(word);
+  }
+  return out;
+}
+
+Result<SortField> ParseSortField(std::string_view text, const Schema& schema) {
+  const SortWords words = SplitSortExpression(text);
+  if (words.column.empty()) return Status::InvalidArgument("it is empty");
+  SortField field;
+  std::size_t i = 0;
+  if (i < words.rest.size() && (words.rest[i] == "asc" || words.rest[i] == "desc")) {
+    field.direction = words.rest[i++] == "desc" ? SortDirection::kDesc : SortDirection::kAsc;
+  }
+  field.null_order = field.direction == SortDirection::kAsc ? NullOrder::kNullsFirst : NullOrder::kNullsLast;
+  if (i + 1 < words.rest.size() && words.rest[i] == "nulls" &&
+      (words.rest[i + 1] == "first" || words.rest[i + 1] == "last")) {
+    field.null_order = words.rest[i + 1] == "first" ? NullOrder::kNullsFirst : NullOrder::kNullsLast;
+    i += 2;
+  }
+  if (i != words.rest.size()) {
+    return Status::InvalidArgument("expected a column, then asc or desc, then nulls first or nulls last");
+  }
+  std::optional<FieldContext> source = Resolve(schema, words.column);
+  if (!source) return Status::InvalidArgument(NoSuchColumn(schema, words.column));
+  if (source->in_list_or_map) {
+    return Status::InvalidArgument("'" + source->path + "' is inside " + source->container_kind + " '" +
+                                   source->container_path + "': rows cannot be sorted by it");
+  }
+  if (!source->field->type || !source->field->type->is_primitive()) {
+    return Status::InvalidArgument("'" + source->path + "' is not a primitive column");
+  }
+  field.source_id = source->field->id;
+  return field;
+}
+
 }  // namespace
+
+Result<SortOrder> ParseSortOrder(const std::vector<std::string>& exprs, const Schema& schema, int order_id) {
+  SortOrder order;
+  order.order_id = order_id;
+  for (const auto& expr : exprs) {
+    auto field = ParseSortField(Trim(expr), schema);
+    if (!field.ok()) return field.status().WithContext("sort expression '" + std::string(Trim(expr)) + "'");
+    order.fields.push_back(*field);
+  }
+  return order;
+}
 
 Result<PartitionField> ParsePartitionExpression(std::string_view expr, const Schema& schema, int field_id) {
   const std::string_view text = Trim(expr);

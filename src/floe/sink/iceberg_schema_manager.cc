@@ -2,15 +2,45 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "floe/core/retry.h"
 #include "floe/iceberg/transaction.h"
 #include "floe/schema/evolution.h"
+#include "floe/schema/partition.h"
 
 namespace floe::sink {
 
 IcebergSchemaManager::IcebergSchemaManager(catalog::TableCatalog& catalog, catalog::TableIdentifier id,
-                                           std::vector<std::string> partition_by)
-    : catalog_(catalog), id_(std::move(id)), partition_by_(std::move(partition_by)) {}
+                                           std::vector<std::string> partition_by, std::vector<std::string> sort_by)
+    : catalog_(catalog), id_(std::move(id)), partition_by_(std::move(partition_by)), sort_by_(std::move(sort_by)) {}
+
+void IcebergSchemaManager::WarnUnsorted(const Status& why) const {
+  if (warned_unsorted_) return;
+  warned_unsorted_ = true;
+  spdlog::warn("table {}: sort_by is not applied, the table stays unsorted (records are written as they are): {}",
+               name(), why.ToString());
+}
+
+std::optional<catalog::TableChange> IcebergSchemaManager::SortOrderChange(
+    const iceberg::TableMetadata& metadata) const {
+  if (sort_by_.empty() || metadata.default_sort_order_id != iceberg::kUnsortedOrderId) return std::nullopt;
+  const schema::Schema* current = metadata.CurrentSchema();
+  if (!current) return std::nullopt;
+  int order_id = iceberg::kInitialSortOrderId;
+  for (const auto& o : metadata.sort_orders) order_id = std::max(order_id, o.order_id + 1);
+  auto order = schema::ParseSortOrder(sort_by_, *current, order_id);
+  if (!order.ok()) {
+    WarnUnsorted(order.status());
+    return std::nullopt;
+  }
+  catalog::TableChange change{id_, {}, {}};
+  change.requirements.push_back(iceberg::AssertTableUuid{metadata.table_uuid});
+  change.requirements.push_back(iceberg::AssertDefaultSortOrderId{iceberg::kUnsortedOrderId});
+  change.updates.push_back(iceberg::AddSortOrderUpdate{*order});
+  change.updates.push_back(iceberg::SetDefaultSortOrderUpdate{});
+  return change;
+}
 
 Result<catalog::LoadedTable> IcebergSchemaManager::Load() { return catalog_.LoadTable(id_); }
 
@@ -29,6 +59,11 @@ Result<catalog::LoadedTable> IcebergSchemaManager::Create(const schema::Schema& 
     spec.fields.push_back(*field);
   }
   table.spec = spec;
+  if (!sort_by_.empty()) {
+    auto order = schema::ParseSortOrder(sort_by_, columns, iceberg::kInitialSortOrderId);
+    if (order.ok()) table.sort_order = *order;
+    else WarnUnsorted(order.status());
+  }
   table.properties["write.format.default"] = "parquet";
   table.properties["write.parquet.compression-codec"] = "zstd";
   auto created = catalog_.CreateTable(table);
@@ -54,6 +89,15 @@ Result<SchemaChange> IcebergSchemaManager::EnsureColumns(const schema::Schema& c
       return out;
     }
     if (!merged->changed) {
+      // An unsorted table gets sort_by (a table created before sort_by was configured).
+      auto sorting = SortOrderChange(metadata);
+      if (sorting) {
+        auto committed = catalog_.CommitTable(*sorting);
+        if (!committed.ok()) return committed.status().WithContext("setting the sort order of table " + name());
+        spdlog::info("table {}: sort order set from sort_by", name());
+        if (after != nullptr) *after = std::move(*committed);
+        return out;
+      }
       if (after != nullptr) *after = std::move(*loaded);
       return out;
     }

@@ -7,8 +7,9 @@
 namespace floe::sink {
 
 IcebergSink::IcebergSink(catalog::TableCatalog& catalog, catalog::TableIdentifier id,
-                         std::vector<std::string> partition_by, DataFileOptions files)
-    : schemas_(catalog, id, std::move(partition_by)), committer_(catalog, id), files_(files) {}
+                         std::vector<std::string> partition_by, DataFileOptions files,
+                         std::vector<std::string> sort_by)
+    : schemas_(catalog, id, std::move(partition_by), std::move(sort_by)), committer_(catalog, id), files_(files) {}
 
 Result<TopicOffsets> IcebergSink::LoadOffsets() {
   auto loaded = Load();

@@ -16,8 +16,9 @@ namespace floe::sink {
 
 class IcebergSink final : public TableSink {
  public:
+  // `sort_by`: the topic's sort expressions, set as the table's sort order (IcebergSchemaManager).
   IcebergSink(catalog::TableCatalog& catalog, catalog::TableIdentifier id, std::vector<std::string> partition_by,
-              DataFileOptions files = {});
+              DataFileOptions files = {}, std::vector<std::string> sort_by = {});
 
   std::string name() const override { return schemas_.name(); }
   Result<TopicOffsets> LoadOffsets() override;

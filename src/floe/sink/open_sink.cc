@@ -32,7 +32,7 @@ Result<std::unique_ptr<TableSink>> OpenTableSink(const FloeConfig& config, catal
   DataFileOptions files;
   files.target_file_size = topic.target_file_size;
   if (iceberg && delta) {
-    auto dual = std::make_unique<DualSink>(std::make_unique<IcebergSink>(catalog, id, topic.partition_by, files),
+    auto dual = std::make_unique<DualSink>(std::make_unique<IcebergSink>(catalog, id, topic.partition_by, files, topic.sort_by),
                                            topic.partition_by, files);
     dual->RegisterDeltaIn(delta_registry, DeltaRegistryName(id, /*also_iceberg=*/true));
     return std::unique_ptr<TableSink>(std::move(dual));
@@ -44,7 +44,8 @@ Result<std::unique_ptr<TableSink>> OpenTableSink(const FloeConfig& config, catal
     sink->RegisterIn(delta_registry, DeltaRegistryName(id, /*also_iceberg=*/false));
     return std::unique_ptr<TableSink>(std::move(sink));
   }
-  return std::unique_ptr<TableSink>(std::make_unique<IcebergSink>(catalog, id, topic.partition_by, files));
+  return std::unique_ptr<TableSink>(
+      std::make_unique<IcebergSink>(catalog, id, topic.partition_by, files, topic.sort_by));
 }
 
 }  // namespace floe::sink

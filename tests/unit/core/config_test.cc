@@ -27,6 +27,7 @@ topics:
     value: avro
     key: string
     partition_by: ["day(_kafka.timestamp)", "bucket[16](id)"]
+    sort_by: ["amount DESC nulls last", customer]
     error_mode: dlq
     dlq_topic: orders.dlq
   - pattern: "^clicks\\..*"
@@ -57,6 +58,7 @@ TEST(Config, ParsesTheDocumentedLayout) {
   EXPECT_EQ(c.topics[0].commit_interval.count(), 5000);  // from defaults
   EXPECT_EQ(c.topics[0].target_file_size, 64LL << 20);
   EXPECT_EQ(c.topics[0].partition_by.size(), 2u);
+  EXPECT_EQ(c.topics[0].sort_by, (std::vector<std::string>{"amount DESC nulls last", "customer"}));
   EXPECT_EQ(c.topics[1].pattern, "^clicks\\..*");
   EXPECT_EQ(c.topics[1].table, "");  // decided per matching topic
   EXPECT_EQ(c.topics[1].commit_interval.count(), 1000);  // per-topic override
@@ -136,6 +138,9 @@ TEST(Config, TopicRules) {
             std::string::npos);
   EXPECT_NE(Errors(base + "  - {name: a, value: json, error_mode: dlq}\n").find("no dlq_topic"), std::string::npos);
   EXPECT_NE(Errors(base + "  - {name: a, value: json, partition_by: ['day(']}\n").find("not a column or a transform"),
+            std::string::npos);
+  EXPECT_NE(Errors(base + "  - {name: a, value: json, sort_by: ['amount downwards']}\n")
+                .find("optionally followed by asc or desc"),
             std::string::npos);
   EXPECT_NE(Errors(base + "  - {name: a, value: json}\n  - {name: b, table: kafka.a, value: json}\n")
                 .find("already the target of another topic"),

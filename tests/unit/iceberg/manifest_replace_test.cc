@@ -44,7 +44,7 @@ class IcebergReplace : public ::testing::Test {
   DataFile File(const std::string& name, const std::string& category, std::int64_t records) {
     DataFile f;
     f.file_path = "file://" + (dir_.path() / "data" / ("category=" + category) / (name + ".parquet")).string();
-    f.partition = {Literal(category)};
+    f.partition.emplace_back(Literal(category));
     f.record_count = records;
     f.file_size_in_bytes = 100 * records;
     f.value_counts = {{1, records}};

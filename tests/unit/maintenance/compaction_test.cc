@@ -89,8 +89,8 @@ class Compaction : public ::testing::Test {
     return live.ok() ? *live : std::vector<iceberg::DataFile>{};
   }
 
-  // Every id of the live files, sorted.
-  std::vector<std::int64_t> Ids() {
+  // Every id of the live files, sorted (as written, when `as_written`).
+  std::vector<std::int64_t> Ids(bool as_written = false) {
     std::vector<std::int64_t> out;
     for (const auto& f : Live()) {
       auto input = arrow::io::ReadableFile::Open(f.file_path.substr(f.file_path.find("://") + 3));
@@ -104,7 +104,7 @@ class Compaction : public ::testing::Test {
         for (std::int64_t i = 0; i < ids.length(); ++i) out.push_back(ids.Value(i));
       }
     }
-    std::sort(out.begin(), out.end());
+    if (!as_written) std::sort(out.begin(), out.end());
     return out;
   }
 
@@ -186,6 +186,28 @@ TEST_F(Compaction, LeavesALargerFileUntilEnoughSmallOnesGathered) {
   EXPECT_EQ(report->rewritten_files, 2u);
   EXPECT_EQ(report->files_after, 1u);
   EXPECT_EQ(Ids(), Range(20015));
+}
+
+// A table with a default sort order: each merged file holds its rows in that order and says so.
+TEST_F(Compaction, MergedFilesFollowTheTablesSortOrder) {
+  schema::SortOrder order;
+  order.order_id = 1;
+  order.fields.push_back({schema::Transform{}, 1, schema::SortDirection::kDesc, schema::NullOrder::kNullsLast});
+  auto loaded = catalog_->LoadTable(id_);
+  ASSERT_TRUE(loaded.ok());
+  auto sorted = catalog_->CommitTable({id_,
+                                       {iceberg::AssertTableUuid{loaded->metadata.table_uuid}},
+                                       {iceberg::AddSortOrderUpdate{order}, iceberg::SetDefaultSortOrderUpdate{}}});
+  ASSERT_TRUE(sorted.ok()) << sorted.status().ToString();
+  for (int k = 0; k < 3; ++k) ASSERT_TRUE(Append(k * 10, 10).ok());
+  auto report = CompactTable(*catalog_, id_, Target(1000));
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  const auto live = Live();
+  ASSERT_EQ(live.size(), 1u);
+  EXPECT_EQ(live[0].sort_order_id, 1);
+  std::vector<std::int64_t> descending = Range(30);
+  std::reverse(descending.begin(), descending.end());
+  EXPECT_EQ(Ids(/*as_written=*/true), descending);
 }
 
 TEST_F(Compaction, SplitsMergedRowsAtTheTarget) {

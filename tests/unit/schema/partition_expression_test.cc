@@ -117,5 +117,36 @@ TEST(PartitionExpression, RejectsADefaultNameThatIsAnotherColumn) {
   EXPECT_TRUE(ParsePartitionExpression("ts_day", schema, 1000).ok());
 }
 
+TEST(SortExpression, ColumnsDirectionsAndNullOrders) {
+  const Schema schema = TableSchema();
+  auto order = ParseSortOrder({"name", "amount DESC", "_kafka.timestamp asc nulls last", " id  desc nulls first "},
+                              schema, 3);
+  ASSERT_TRUE(order.ok()) << order.status().ToString();
+  EXPECT_EQ(order->order_id, 3);
+  ASSERT_EQ(order->fields.size(), 4u);
+  EXPECT_EQ(order->fields[0].source_id, 2);
+  EXPECT_EQ(order->fields[0].direction, SortDirection::kAsc);
+  EXPECT_EQ(order->fields[0].null_order, NullOrder::kNullsFirst);  // Iceberg's default for asc
+  EXPECT_EQ(order->fields[1].source_id, 3);
+  EXPECT_EQ(order->fields[1].direction, SortDirection::kDesc);
+  EXPECT_EQ(order->fields[1].null_order, NullOrder::kNullsLast);  // ... and for desc
+  EXPECT_EQ(order->fields[2].source_id, 13);
+  EXPECT_EQ(order->fields[2].null_order, NullOrder::kNullsLast);
+  EXPECT_EQ(order->fields[3].source_id, 1);
+  EXPECT_EQ(order->fields[3].direction, SortDirection::kDesc);
+  EXPECT_EQ(order->fields[3].null_order, NullOrder::kNullsFirst);
+  for (const auto& f : order->fields) EXPECT_EQ(f.transform.kind, TransformKind::kIdentity);
+}
+
+TEST(SortExpression, RefusesWhatCannotBeSortedBy) {
+  const Schema schema = TableSchema();
+  EXPECT_NE(ErrorOf(ParseSortOrder({"nmae"}, schema, 1)).find("did you mean 'name'"), std::string::npos);
+  EXPECT_NE(ErrorOf(ParseSortOrder({"tags.k"}, schema, 1)).find("inside list 'tags'"), std::string::npos);
+  EXPECT_NE(ErrorOf(ParseSortOrder({"_kafka"}, schema, 1)).find("not a primitive column"), std::string::npos);
+  EXPECT_NE(ErrorOf(ParseSortOrder({"id sideways"}, schema, 1)).find("asc or desc"), std::string::npos);
+  EXPECT_NE(ErrorOf(ParseSortOrder({"id desc nulls"}, schema, 1)).find("sort expression 'id desc nulls'"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace floe::schema
