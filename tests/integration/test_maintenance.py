@@ -348,10 +348,10 @@ def test_sort_by_orders_the_files_compaction_writes(kafka, schema_registry, floe
 
     rows = assert_exactly_once(floe, "kafka.sorted", producers[0].sent)
     table = floe.table("kafka.sorted")
-    order_fields = [(f.source_id, str(f.direction).lower()) for f in table.sort_order().fields]
+    order_fields = [(f.source_id, f.direction.name, f.null_order.name) for f in table.sort_order().fields]
     schema = table.schema()
-    assert order_fields == [(schema.find_field("paid").field_id, "sortdirection.desc"),
-                            (schema.find_field("id").field_id, "sortdirection.asc")], table.sort_order()
+    assert order_fields == [(schema.find_field("paid").field_id, "DESC", "NULLS_LAST"),
+                            (schema.find_field("id").field_id, "ASC", "NULLS_FIRST")], table.sort_order()
     merged = [t.file for t in table.scan().plan_files() if t.file.sort_order_id == table.sort_order().order_id]
     assert merged, "no live file written by compaction"
     for f in merged:
@@ -361,6 +361,6 @@ def test_sort_by_orders_the_files_compaction_writes(kafka, schema_registry, floe
 
     delta_path = floe.warehouse_dir / "kafka" / "sorted_delta"
     assert len(delta_rows(delta_path)) == len(producers[1].sent)
-    files = [pq.read_table(str(delta_path / f)) for f in DeltaTable(str(delta_path)).files()]
+    files = [pq.read_table(local(uri)) for uri in DeltaTable(str(delta_path)).file_uris()]
     largest = max(files, key=lambda t: t.num_rows)  # a merged file: more rows than one commit's
     assert largest.num_rows > 100 and sorted_by_paid_desc_then_id(largest)
