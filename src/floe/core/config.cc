@@ -111,17 +111,29 @@ const std::vector<std::pair<std::string, SystemColumns>> kSystemColumns = {
 const std::vector<std::pair<std::string, TableFormat>> kTableFormats = {
     {"iceberg", TableFormat::kIceberg}, {"delta", TableFormat::kDelta}};
 
-// "identity"-style column references and Iceberg transforms: col, day(col), bucket[16](col).
+// A column, then optionally asc/desc and nulls first/last: customer, amount desc nulls last.
 bool IsSortExpression(const std::string& text) {
   static const std::regex kExpr(R"(^\s*[A-Za-z_][A-Za-z0-9_.$-]*(\s+(asc|desc))?(\s+nulls\s+(first|last))?\s*$)",
                                 std::regex::icase);
   return std::regex_match(text, kExpr);
 }
 
+// "identity"-style column references and Iceberg transforms: col, day(col), bucket[16](col).
 bool IsPartitionExpression(const std::string& text) {
   static const std::regex kExpr(
       R"(^([A-Za-z_][A-Za-z0-9_.$-]*|(identity|year|month|day|hour|void)\([A-Za-z_][A-Za-z0-9_.$-]*\)|(bucket|truncate)\[[1-9][0-9]*\]\([A-Za-z_][A-Za-z0-9_.$-]*\))$)");
   return std::regex_match(text, kExpr);
+}
+
+// A list of expressions under `key`, each checked by `valid` ("'x' is not <expected>").
+void ReadExpressions(ConfigReader& r, const YAML::Node& node, const std::string& path, const char* key,
+                     bool (*valid)(const std::string&), const std::string& expected, std::vector<std::string>& out) {
+  auto list = r.StringList(node, path, key);
+  if (!list) return;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    if (!valid((*list)[i])) r.Error(node[key][i], path + "." + key, "'" + (*list)[i] + "' is not " + expected);
+  }
+  out = std::move(*list);
 }
 
 std::optional<std::vector<TableFormat>> ReadFormats(ConfigReader& r, const YAML::Node& parent,
@@ -166,8 +178,8 @@ void ReadTopic(ConfigReader& r, const YAML::Node& node, const std::string& path,
   t.formats = d.formats;
   t.max_record_size = d.max_record_size;
   if (!r.ExpectMap(node, path, {"name", "pattern", "table", "value", "key", "message", "json_conflicts", "partition_by",
-                                "sort_by", "dlq_topic", "commit_interval", "target_file_size", "error_mode", "system_columns", "formats",
-                                "maintenance", "max_record_size"}))
+                                "sort_by", "dlq_topic", "commit_interval", "target_file_size", "error_mode",
+                                "system_columns", "formats", "maintenance", "max_record_size"}))
     return;
   r.Assign(node, path, "name", t.name);
   r.Assign(node, path, "pattern", t.pattern);
@@ -196,24 +208,10 @@ void ReadTopic(ConfigReader& r, const YAML::Node& node, const std::string& path,
       r.Error(node["json_conflicts"], path + ".json_conflicts", "only for schemaless JSON values (value: json)");
     }
   }
-  if (auto v = r.StringList(node, path, "partition_by")) {
-    for (std::size_t i = 0; i < v->size(); ++i) {
-      if (!IsPartitionExpression((*v)[i])) {
-        r.Error(node["partition_by"][i], path + ".partition_by",
-                "'" + (*v)[i] + "' is not a column or a transform such as day(col), bucket[16](col), truncate[4](col)");
-      }
-    }
-    t.partition_by = *v;
-  }
-  if (auto v = r.StringList(node, path, "sort_by")) {
-    for (std::size_t i = 0; i < v->size(); ++i) {
-      if (!IsSortExpression((*v)[i])) {
-        r.Error(node["sort_by"][i], path + ".sort_by",
-                "'" + (*v)[i] + "' is not a column, optionally followed by asc or desc and nulls first or nulls last");
-      }
-    }
-    t.sort_by = *v;
-  }
+  ReadExpressions(r, node, path, "partition_by", IsPartitionExpression,
+                  "a column or a transform such as day(col), bucket[16](col), truncate[4](col)", t.partition_by);
+  ReadExpressions(r, node, path, "sort_by", IsSortExpression,
+                  "a column, optionally followed by asc or desc and nulls first or nulls last", t.sort_by);
   r.Assign(node, path, "dlq_topic", t.dlq_topic);
   if (auto v = r.Parsed<std::chrono::milliseconds>(node, path, "commit_interval", ParseDuration)) t.commit_interval = *v;
   if (auto v = r.Parsed<std::int64_t>(node, path, "target_file_size", ParseByteSize)) t.target_file_size = *v;

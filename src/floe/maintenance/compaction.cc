@@ -69,17 +69,21 @@ Result<std::vector<GroupSwap>> WriteMergedFiles(const iceberg::TableMetadata& me
   FLOE_ASSIGN_OR_RETURN(auto io, storage::FileIO::Open(metadata.location));
   // The table's default sort order, when it has one Floe can follow (columns, not transforms).
   std::vector<arrow::compute::SortKey> sort_keys;
+  std::optional<int> sort_order_id;
   const schema::SortOrder* order = metadata.DefaultSortOrder();
   if (order && !order->fields.empty()) {
     auto keys = ArrowSortKeys(*order, *schema);
-    if (keys.ok()) sort_keys = std::move(*keys);
-    else spdlog::info("compaction: merged files are not sorted: {}", keys.status().ToString());
+    if (keys.ok()) {
+      sort_keys = std::move(*keys);
+      sort_order_id = order->order_id;
+    } else {
+      spdlog::info("compaction: merged files are not sorted: {}", keys.status().ToString());
+    }
   }
   std::vector<GroupSwap> swaps;
   for (const auto& group : groups) {
-    MergeOutput output{&io, "", schema, arrow_schema, group.spec_id, group.partition, group.rows_per_file, {}, {}};
-    output.sort_keys = sort_keys;
-    if (!sort_keys.empty()) output.sort_order_id = order->order_id;
+    MergeOutput output{&io, "", schema, arrow_schema, group.spec_id, group.partition, group.rows_per_file,
+                       sort_keys, sort_order_id};
     // The partition directory is only a convention (readers find files through manifests):
     // a tuple that has no path form under the current schema goes directly under data/.
     if (const schema::PartitionSpec* spec = metadata.SpecById(group.spec_id)) {

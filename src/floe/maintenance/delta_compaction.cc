@@ -169,9 +169,13 @@ std::vector<arrow::compute::SortKey> DeltaSortKeys(const delta::TableState& stat
                                                    const std::vector<std::string>& sort_by) {
   if (sort_by.empty()) return {};
   auto order = schema::ParseSortOrder(sort_by, state.schema, 1);
-  auto keys = order.ok() ? ArrowSortKeys(*order, file_schema) : Result<std::vector<arrow::compute::SortKey>>(order.status());
-  if (keys.ok()) return std::move(*keys);
-  spdlog::info("compaction: merged files are not sorted: {}", keys.status().ToString());
+  Status why = order.status();
+  if (order.ok()) {
+    auto keys = ArrowSortKeys(*order, file_schema);
+    if (keys.ok()) return std::move(*keys);
+    why = keys.status();
+  }
+  spdlog::info("compaction: merged files are not sorted: {}", why.ToString());
   return {};
 }
 
@@ -192,8 +196,7 @@ Result<std::vector<Swap>> WriteMergedFiles(storage::FileIO& io, const delta::Tab
       d.file_size_in_bytes = f.bytes;
       inputs.push_back(std::move(d));
     }
-    MergeOutput output{&io, OutputDirectory(group), &file_schema, arrow_schema, 0, {}, group.rows_per_file, {}, {}};
-    output.sort_keys = sort_keys;
+    MergeOutput output{&io, OutputDirectory(group), &file_schema, arrow_schema, 0, {}, group.rows_per_file, sort_keys, {}};
     FLOE_ASSIGN_OR_RETURN(auto merged, MergeDataFiles(inputs, output));
     Swap swap{&group, {}};
     for (const auto& m : merged) {

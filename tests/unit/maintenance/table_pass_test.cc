@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 #include "floe/maintenance/scheduler.h"
@@ -48,6 +49,18 @@ class TablePass : public IcebergTestTable {
     const std::string path = LocalPath(file->file_path);
     fs::last_write_time(path, fs::file_time_type::clock::now() - std::chrono::hours(48));
     return path;
+  }
+
+  // The scheduler's first table once `done` holds for it (within 30 s), else null.
+  static nlohmann::json WaitForTable(const MaintenanceScheduler& scheduler,
+                                     const std::function<bool(const nlohmann::json&)>& done) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (std::chrono::steady_clock::now() < deadline) {
+      const nlohmann::json status = scheduler.StatusReport();
+      if (!status["tables"].empty() && done(status["tables"][0])) return status["tables"][0];
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return nullptr;
   }
 
   std::int64_t next_ = 0;
@@ -160,16 +173,8 @@ TEST_F(TablePass, SchedulerPassesEveryIntervalAndReportsStatusAndMetrics) {
   options.targets = [&] { return std::vector<MaintenanceTarget>{target}; };
   MaintenanceScheduler scheduler(*catalog_, metrics, options);
   scheduler.Start();
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  nlohmann::json table;
-  while (std::chrono::steady_clock::now() < deadline) {
-    const nlohmann::json status = scheduler.StatusReport();
-    if (!status["tables"].empty() && status["tables"][0]["totals"]["passes"].get<int>() >= 2) {
-      table = status["tables"][0];
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  const nlohmann::json table =
+      WaitForTable(scheduler, [](const nlohmann::json& t) { return t["totals"]["passes"].get<int>() >= 2; });
   const auto stop_started = std::chrono::steady_clock::now();
   scheduler.Stop();
   EXPECT_LT(std::chrono::steady_clock::now() - stop_started, std::chrono::seconds(5));
@@ -209,16 +214,8 @@ TEST_F(TablePass, SchedulerCompactsBetweenPassesOnceMinFilesWereCommitted) {
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // past a recheck: 3 < min_files
   EXPECT_EQ(scheduler.StatusReport()["tables"][0]["totals"]["passes"], 0);
   committed = 4;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  nlohmann::json table;
-  while (std::chrono::steady_clock::now() < deadline) {
-    const nlohmann::json status = scheduler.StatusReport();
-    if (status["tables"][0]["totals"]["compactions"].get<int>() >= 1) {
-      table = status["tables"][0];
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  const nlohmann::json table =
+      WaitForTable(scheduler, [](const nlohmann::json& t) { return t["totals"]["compactions"].get<int>() >= 1; });
   scheduler.Stop();
   ASSERT_FALSE(table.is_null()) << scheduler.StatusReport().dump();
   EXPECT_EQ(table["totals"]["passes"], 1);
