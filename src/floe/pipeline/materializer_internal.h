@@ -17,6 +17,7 @@
 #include "floe/catalog/delta_table_registry.h"
 #include "floe/kafka/group_consumer.h"
 #include "floe/kafka/producer.h"
+#include "floe/pipeline/decode_stage.h"
 #include "floe/pipeline/materializer.h"
 #include "floe/pipeline/operator_commands.h"
 #include "floe/pipeline/topic_state.h"
@@ -57,8 +58,21 @@ class Materializer::Impl final : public kafka::RebalanceListener {
   // (OnAssigned cannot pause: the consumer assigns only after it returns).
   void PausePending();
 
-  // Records (materializer_records.cc).
+  // Records (materializer_records.cc). Handle queues a record on the plain path for the decode
+  // stage (decode_stage.h); HandleNow, for everything else, first drains what is queued
+  // (Quiesce) and then appends the record or applies the error policy. `counted`: the consumed
+  // metric already has it (a record the decode stage returned).
   void Handle(kafka::Record record);
+  void HandleNow(kafka::Record record, bool counted = false);
+  // The record's partition if it is ours, reading, and the record is not one already read.
+  PartitionState* ReadingPartition(const kafka::Record& record, TopicState*& topic);
+  // Decoding (materializer_records.cc): the queued records become the batch in flight
+  // (SubmitQueued), whose outcome JoinDecoding waits for and applies; Quiesce leaves nothing
+  // queued or in flight. Every buffer is the poll thread's again after JoinDecoding.
+  bool QueueFull() const;
+  void SubmitQueued();
+  void JoinDecoding();
+  void Quiesce();
   // A failure handling `record`: retried later or a bad record, as Classify says.
   void Fail(TopicState& topic, PartitionState& partition, const kafka::Record& record, const Status& why);
   void BadRecord(TopicState& topic, PartitionState& partition, const kafka::Record& record, const Status& why);
@@ -116,6 +130,9 @@ class Materializer::Impl final : public kafka::RebalanceListener {
   // After topics_: destroyed (its threads joined, their tasks done) before the topics whose
   // sinks and flushes the tasks use.
   std::unique_ptr<WorkerPool> pool_;
+  std::unique_ptr<DecodeStage> decode_;  // after topics_ too: its tasks append to their buffers
+  std::vector<DecodeStage::Item> queued_;  // read and resolved since the last batch was submitted
+  std::int64_t queued_bytes_ = 0;
   bool batch_mode_ = false;
   bool fetch_paused_ = false;  // back-pressure: over buffer_memory while commits fail
   std::vector<kafka::TopicPartition> pending_pause_;  // see PausePending
@@ -131,5 +148,10 @@ class Materializer::Impl final : public kafka::RebalanceListener {
 };
 
 inline constexpr std::chrono::seconds kBrokerTimeout{10};
+// A decode batch closes at this many records or bytes read (or at the next housekeeping, every
+// 20 ms while records flow): a few fetches' worth, so that several partitions decode at once,
+// and a bound on records held beyond buffer_memory.
+inline constexpr std::size_t kDecodeBatchRecords = 16384;
+inline constexpr std::int64_t kDecodeBatchBytes = 8 << 20;
 
 }  // namespace floe::pipeline

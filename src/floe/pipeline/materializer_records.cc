@@ -1,6 +1,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "floe/pipeline/dead_letter.h"
 #include "floe/pipeline/materializer_internal.h"
@@ -9,18 +10,63 @@
 
 namespace floe::pipeline {
 
-void Materializer::Impl::Handle(kafka::Record record) {
+PartitionState* Materializer::Impl::ReadingPartition(const kafka::Record& record, TopicState*& topic) {
   auto it = topics_.find(record.topic());
-  if (it == topics_.end()) return;
-  TopicState& topic = *it->second;
-  auto p = topic.partitions.find(record.partition());
-  if (p == topic.partitions.end()) return;  // not (or no longer) ours
+  if (it == topics_.end()) return nullptr;
+  topic = it->second.get();
+  auto p = topic->partitions.find(record.partition());
+  if (p == topic->partitions.end()) return nullptr;  // not (or no longer) ours
   PartitionState& state = p->second;
-  if (topic.suspended || state.phase != PartitionPhase::kReading) return;
-  PartitionBuffer& buffer = *state.buffer;
+  if (topic->suspended || state.phase != PartitionPhase::kReading) return nullptr;
   // After a seek, records the consumer had already fetched may still arrive.
-  if (buffer.next_offset() && record.offset() < *buffer.next_offset()) return;
-  topic.metrics.consumed->Increment();
+  const auto next = state.buffer->next_offset();
+  if (next && record.offset() < *next) return nullptr;
+  return &state;
+}
+
+void Materializer::Impl::Handle(kafka::Record record) {
+  TopicState* topic = nullptr;
+  PartitionState* state = ReadingPartition(record, topic);
+  if (state == nullptr) return;
+  // The plain path: a record that fits, whose schemas resolve and whose columns the table
+  // holds is queued for the decode stage. Anything else is handled in record order.
+  if (!CheckRecordSize(record, topic->config.max_record_size).ok()) return HandleNow(std::move(record));
+  const WriterSchema* schema = &topic->schemas->tombstone();
+  std::string_view payload;
+  if (auto value = record.value()) {
+    auto resolved = topic->schemas->Resolve(*value);
+    if (!resolved.ok()) return HandleNow(std::move(record));
+    schema = resolved->schema;
+    payload = resolved->payload;
+  }
+  std::optional<std::string_view> key_payload = record.key();
+  if (UsesSchemaRegistry(topic->config.key) && key_payload) {
+    auto key = topic->schemas->ResolveKey(*key_payload);
+    if (!key.ok()) return HandleNow(std::move(record));
+    auto combined = topic->schemas->WithKey(schema, key->schema);
+    if (!combined.ok()) return HandleNow(std::move(record));
+    schema = *combined;
+    key_payload = key->payload;
+  }
+  if (topic->in_table.count(schema) == 0) return HandleNow(std::move(record));
+  topic->metrics.consumed->Increment();
+  state->retry.Succeed();
+  state->waiting_reason.clear();
+  queued_bytes_ += RecordBytes(record);
+  const auto resets = state->buffer->resets();
+  queued_.push_back({std::move(record), schema, payload, key_payload, topic, state, resets});
+}
+
+void Materializer::Impl::HandleNow(kafka::Record record, bool counted) {
+  // What was read before this record goes first: the error policy and a table change apply
+  // in record order, and may change what follows (a suspended topic, a partition sought back).
+  Quiesce();
+  TopicState* found = nullptr;
+  PartitionState* reading = ReadingPartition(record, found);
+  if (reading == nullptr) return;
+  TopicState& topic = *found;
+  PartitionState& state = *reading;
+  if (!counted) topic.metrics.consumed->Increment();
   if (auto size = CheckRecordSize(record, topic.config.max_record_size); !size.ok()) {
     return BadRecord(topic, state, record, size);
   }
@@ -54,10 +100,60 @@ void Materializer::Impl::Handle(kafka::Record record) {
     topic.in_table.insert(schema);
     topic.schemas->Accepted(*schema);
   }
-  auto appended = buffer.Append(record, *schema, payload, key_payload);
+  auto appended = state.buffer->Append(record, *schema, payload, key_payload);
   if (!appended.ok()) return Fail(topic, state, record, appended);
   state.retry.Succeed();
   state.waiting_reason.clear();
+}
+
+bool Materializer::Impl::QueueFull() const {
+  return queued_.size() >= kDecodeBatchRecords || queued_bytes_ >= kDecodeBatchBytes;
+}
+
+void Materializer::Impl::SubmitQueued() {
+  if (queued_.empty() || decode_->in_flight()) return;
+  std::vector<DecodeStage::Item> batch;
+  batch.reserve(queued_.size());
+  for (auto& item : queued_) {
+    // Since it was queued, its topic may have been suspended, its partition sought back or
+    // fenced (a commit's outcome): then it is read again later, from where the buffer stands.
+    const PartitionState& state = *item.partition;
+    if (item.topic->suspended || state.phase != PartitionPhase::kReading) continue;
+    if (state.buffer->resets() != item.buffer_resets) continue;
+    const auto next = state.buffer->next_offset();
+    if (next && item.record.offset() < *next) continue;
+    batch.push_back(std::move(item));
+  }
+  queued_.clear();
+  queued_bytes_ = 0;
+  decode_->Submit(std::move(batch));
+}
+
+void Materializer::Impl::JoinDecoding() {
+  if (!decode_) return;  // Init did not get that far
+  for (auto& refused : decode_->Join()) {
+    auto& first = refused.items.front();
+    const auto partition = first.partition;
+    Fail(*first.topic, *partition, first.record, refused.why);
+    // The partition's records after the refused one, those of this batch and then those queued
+    // since, go through the error policy's outcome one by one (skipped past, or dropped because
+    // the topic is suspended or the partition waits).
+    std::vector<kafka::Record> after;
+    for (std::size_t i = 1; i < refused.items.size(); ++i) after.push_back(std::move(refused.items[i].record));
+    auto later = std::stable_partition(queued_.begin(), queued_.end(),
+                                       [partition](const DecodeStage::Item& item) { return item.partition != partition; });
+    for (auto it = later; it != queued_.end(); ++it) after.push_back(std::move(it->record));
+    queued_.erase(later, queued_.end());
+    for (auto& record : after) HandleNow(std::move(record), /*counted=*/true);
+  }
+}
+
+void Materializer::Impl::Quiesce() {
+  JoinDecoding();
+  while (decode_ && !queued_.empty()) {
+    SubmitQueued();
+    JoinDecoding();
+  }
 }
 
 void Materializer::Impl::PassUndeliveredOffsets() {

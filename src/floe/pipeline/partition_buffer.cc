@@ -202,6 +202,7 @@ void PartitionBuffer::Reset(std::optional<std::int64_t> committed) {
   next_offset_ = committed;
   operator_skipped_.clear();  // the skipped record comes again and suspends again: skip it again
   newest_timestamp_ms_.reset();
+  ++resets_;
 }
 
 }  // namespace floe::pipeline

@@ -93,6 +93,8 @@ class PartitionBuffer {
   // Forgets everything buffered, the flush included, and starts again at `committed` (lost
   // assignment, fencing).
   void Reset(std::optional<std::int64_t> committed);
+  // How many times Reset ran: records read before a reset are not this buffer's to append.
+  std::uint64_t resets() const { return resets_; }
 
  private:
   PartitionBuffer(const TopicConfig& topic, const WriterSchemas& schemas, std::int32_t partition);
@@ -113,6 +115,7 @@ class PartitionBuffer {
   std::optional<std::int64_t> newest_timestamp_ms_;
   bool flushing_ = false;
   Flush flush_;
+  std::uint64_t resets_ = 0;
 
   // The open segment.
   const WriterSchema* segment_schema_ = nullptr;

@@ -1,14 +1,18 @@
 #include "floe/pipeline/worker_pool.h"
 
+#include <pthread.h>
 #include <sched.h>
 
 #include <algorithm>
 
 namespace floe::pipeline {
 
-WorkerPool::WorkerPool(int threads) {
+WorkerPool::WorkerPool(int threads, const char* name) {
   threads_.reserve(static_cast<std::size_t>(std::max(threads, 1)));
-  for (int i = 0; i < std::max(threads, 1); ++i) threads_.emplace_back([this] { Work(); });
+  for (int i = 0; i < std::max(threads, 1); ++i) {
+    threads_.emplace_back([this] { Work(); });
+    pthread_setname_np(threads_.back().native_handle(), name);
+  }
 }
 
 WorkerPool::~WorkerPool() {

@@ -15,7 +15,8 @@ namespace floe::pipeline {
 
 class WorkerPool {
  public:
-  explicit WorkerPool(int threads);
+  // `name` (at most 15 characters) names the threads, for top -H, perf and debuggers.
+  explicit WorkerPool(int threads, const char* name = "floe-worker");
   // Runs every task already submitted, then joins the threads.
   ~WorkerPool();
   WorkerPool(const WorkerPool&) = delete;

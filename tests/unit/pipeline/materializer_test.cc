@@ -18,6 +18,7 @@
 #include <functional>
 #include <future>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "floe/catalog/iceberg_catalog.h"
@@ -788,6 +789,65 @@ TEST_F(MaterializerTest, FailedCommitOnAWorkerIsRetriedWithTheRowsThatCameSince)
   EXPECT_EQ(calls[0].flushes, (std::vector<FlushSeen>{{"orders", 0, std::nullopt, 5, 5}}));
   EXPECT_EQ(calls[0].status.code(), StatusCode::kUnavailable);
   EXPECT_EQ(calls[1].flushes, (std::vector<FlushSeen>{{"orders", 0, std::nullopt, 8, 8}}));
+}
+
+// Records are decoded off the poll thread, a batch at a time (pipeline/decode_stage.h). A
+// record the decoder refuses in the middle of such a batch (not UTF-8 under `value: string`) is
+// skipped in its place under error_mode skip: every other record of its partition, those of the
+// same batch after it included, is in the table once, in order, and the other partition goes on.
+TEST_F(MaterializerTest, RecordRefusedByTheDecoderIsSkippedInPlace) {
+  AddTopic("orders", 2);
+  config_.topics.back().error_mode = ErrorMode::kSkip;
+  constexpr std::int64_t kBad = 1234;
+  for (std::int64_t o = 0; o < 3000; ++o) {
+    consumer_->Produce("orders", 0, o == kBad ? std::string("\xff\xfe") : fakes::DefaultValue("orders", 0, o));
+  }
+  consumer_->ProduceN("orders", 1, 3000);
+  Make();
+  auto summary = RunBatch();
+  ASSERT_TRUE(summary.ok()) << summary.status().ToString();
+  EXPECT_EQ(summary->records_skipped, 1);
+  EXPECT_TRUE(summary->suspended.empty());
+  std::int64_t expected = 0;
+  std::size_t p0_rows = 0;
+  for (const auto& row : Table("orders").rows()) {
+    if (row.partition != 0) continue;
+    if (expected == kBad) ++expected;
+    EXPECT_EQ(row.offset, expected);
+    EXPECT_EQ(row.value, fakes::DefaultValue("orders", 0, row.offset));
+    expected = row.offset + 1;
+    ++p0_rows;
+  }
+  EXPECT_EQ(p0_rows, 2999u);
+  EXPECT_EQ(sink::Find(Table("orders").offsets(), "orders", 0), 3000);
+  ExpectExactlyOnce("orders", 1, 3000);
+}
+
+// The same refused record under error_mode suspend: what came before it in its partition is
+// committed, nothing after it is, and the topic is suspended at exactly that record.
+TEST_F(MaterializerTest, RecordRefusedByTheDecoderSuspendsAtThatRecord) {
+  AddTopic("orders", 2);
+  constexpr std::int64_t kBad = 1234;
+  for (std::int64_t o = 0; o < 3000; ++o) {
+    consumer_->Produce("orders", 0, o == kBad ? std::string("\xff\xfe") : fakes::DefaultValue("orders", 0, o));
+  }
+  consumer_->ProduceN("orders", 1, 10);
+  Materializer& m = Make();
+  auto summary = RunBatch();
+  ASSERT_TRUE(summary.ok()) << summary.status().ToString();
+  ASSERT_EQ(summary->suspended.size(), 1u);
+  EXPECT_NE(summary->suspended[0].find("orders/0@1234"), std::string::npos) << summary->suspended[0];
+  EXPECT_NE(summary->suspended[0].find("UTF-8"), std::string::npos) << summary->suspended[0];
+  EXPECT_EQ(sink::Find(Table("orders").offsets(), "orders", 0), kBad);
+  std::set<std::int64_t> p0;
+  for (const auto& row : Table("orders").rows()) {
+    if (row.partition != 0) continue;
+    EXPECT_TRUE(p0.insert(row.offset).second) << "offset " << row.offset << " twice";
+  }
+  EXPECT_EQ(p0.size(), static_cast<std::size_t>(kBad));
+  EXPECT_EQ(*p0.rbegin(), kBad - 1);
+  const auto orders = TopicStatus(m.StatusReport(), "orders");
+  EXPECT_EQ(orders.value("state", ""), "suspended") << orders.dump();
 }
 
 }  // namespace
