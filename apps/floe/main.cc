@@ -4,10 +4,12 @@
 #include <iostream>
 
 #include "floe/core/logging.h"
+#include "floe/core/memory_pool.h"
 #include "floe/core/version.h"
 #include "commands.h"
 
 int main(int argc, char** argv) {
+  floe::PreferJemallocPool();  // before anything allocates through Arrow
   CLI::App app{"Floe: materialize Kafka topics as Apache Iceberg and Delta Lake tables, exactly once."};
   app.set_version_flag("--version", std::string("floe ") + floe::kVersion + " (Arrow " + floe::kArrowVersion + ")");
   app.require_subcommand(1);
