@@ -33,22 +33,25 @@ constexpr auto kPassInterval = 1s;
 // How long an operator command waits for the loop; a commit (skip) is the slowest part.
 constexpr auto kCommandTimeout = std::chrono::milliseconds(60s);
 
-// Records librdkafka fetched ahead take memory beside the decoded ones: its queue of
-// pre-fetched messages (queued.max.messages.kbytes, 64 MiB by default) is sized from
-// buffer_memory — half of it, between 8 MiB and 64 MiB — and one fetch response
-// (fetch.max.bytes, 50 MiB by default) to fit in it, unless the user set them. Not smaller:
-// with a 2 MiB queue the consumer waits on fetches most of the time (measured: a 16 MiB
-// budget read 2M records in 86 s with a 2 MiB queue, 26 s with 8 MiB).
+// Records librdkafka fetched ahead take memory beside the decoded ones, and more than their
+// bytes: each queued message is also a ~250-byte op, and a fetch response stays allocated
+// until its last message is freed (heaptrack at a 16 MiB budget: 28 MiB of ops and 25 MiB of
+// fetch buffers behind an 8 MiB queue). So its queue of pre-fetched messages
+// (queued.max.messages.kbytes, 64 MiB by default) is sized from buffer_memory — an eighth of
+// it, between 2 MiB and 64 MiB — and one fetch response (fetch.max.bytes, 50 MiB by default)
+// to fit in it, unless the user set them.
 //
 // When that queue is over a threshold (this budget, or queued.min.messages: 100,000 records,
 // 15 MB of 150-byte records) librdkafka postpones the partition's next fetch by
 // fetch.queue.backoff.ms, 1 s by default: Floe then drained the queue in 0.3 s and waited
 // 0.7 s for the next fetch, reading 2M records in 13 s with half a core busy (3.8 s at 100 ms,
-// 4.1 s at 20 ms). A partition's fetch is decided again every 100 ms instead.
+// 4.1 s at 20 ms). A partition's fetch is decided again every 100 ms instead, which also makes
+// a small queue keep up (at a 16 MiB budget: 8.8 s with a 2 MiB queue, 18.5 s with 8 MiB;
+// with the 1 s backoff a 2 MiB queue had taken 86 s).
 std::map<std::string, std::string> WithPrefetchBudget(std::map<std::string, std::string> properties,
                                                      std::int64_t buffer_memory) {
   properties.emplace("fetch.queue.backoff.ms", "100");
-  const std::int64_t budget_kbytes = std::clamp<std::int64_t>(buffer_memory / 2 / 1024, 8192, 65536);
+  const std::int64_t budget_kbytes = std::clamp<std::int64_t>(buffer_memory / 8 / 1024, 2048, 65536);
   auto queued = properties.emplace("queued.max.messages.kbytes", std::to_string(budget_kbytes)).first;
   std::int64_t kbytes = budget_kbytes;
   std::from_chars(queued->second.data(), queued->second.data() + queued->second.size(), kbytes);

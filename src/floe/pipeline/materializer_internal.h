@@ -5,6 +5,7 @@
 //   materializer_commits.cc  when and how a topic's buffers are committed (on the worker pool); back-pressure
 //   materializer_status.cc   /status, lag, batch mode's "caught up"
 //   materializer_operator.cc operator commands: resume and skip a suspended topic
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -149,9 +150,12 @@ class Materializer::Impl final : public kafka::RebalanceListener {
 
 inline constexpr std::chrono::seconds kBrokerTimeout{10};
 // A decode batch closes at this many records or bytes read (or at the next housekeeping, every
-// 20 ms while records flow): a few fetches' worth, so that several partitions decode at once,
-// and a bound on records held beyond buffer_memory.
+// 20 ms while records flow): a few fetches' worth, so that several partitions decode at once.
+// The bytes are a sixteenth of buffer_memory, at most 8 MiB: queued records hold librdkafka's
+// messages (and the fetch responses they are in) beyond the budget.
 inline constexpr std::size_t kDecodeBatchRecords = 16384;
-inline constexpr std::int64_t kDecodeBatchBytes = 8 << 20;
+inline std::int64_t DecodeBatchBytes(std::int64_t buffer_memory) {
+  return std::clamp<std::int64_t>(buffer_memory / 16, 256 << 10, 8 << 20);
+}
 
 }  // namespace floe::pipeline

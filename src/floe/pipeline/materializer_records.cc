@@ -107,7 +107,7 @@ void Materializer::Impl::HandleNow(kafka::Record record, bool counted) {
 }
 
 bool Materializer::Impl::QueueFull() const {
-  return queued_.size() >= kDecodeBatchRecords || queued_bytes_ >= kDecodeBatchBytes;
+  return queued_.size() >= kDecodeBatchRecords || queued_bytes_ >= DecodeBatchBytes(config_.buffer_memory);
 }
 
 void Materializer::Impl::SubmitQueued() {

@@ -40,7 +40,8 @@ class PartitionBuffer {
   bool has_uncommitted() const { return next_offset_ != committed_; }
   // Consumed since the last commit and not in the flush under way (if any).
   bool has_unflushed() const { return next_offset_ != (flushing_ ? flush_.next_offset : committed_); }
-  // Everything buffered, the flush under way included (buffer_memory counts it until it is committed).
+  // Everything buffered, the flush under way included (buffer_memory counts it until it is
+  // committed): closed segments by what their columns take, the open one estimated.
   std::int64_t buffered_rows() const { return rows_; }
   std::int64_t buffered_bytes() const { return bytes_; }
   // What the next flush would take (target_file_size).
@@ -122,6 +123,8 @@ class PartitionBuffer {
   columnar::ValueDecoder* segment_values_ = nullptr;  // null for tombstones
   columnar::ValueDecoder* segment_key_ = nullptr;     // null when the segment has no key column
   std::int64_t segment_rows_ = 0;
+  std::int64_t segment_bytes_ = 0;  // the open segment's share of bytes_ (estimated)
+  double cost_scale_ = 1.0;         // decoded bytes per estimated byte, from the last long segment
   std::unique_ptr<columnar::ValueDecoder> key_;  // string/bytes keys with a column of their own
   std::map<const columnar::PayloadSchema*, std::unique_ptr<columnar::ValueDecoder>> registry_keys_;
   std::unique_ptr<columnar::SystemColumnsBuilder> system_;
