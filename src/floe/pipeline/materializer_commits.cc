@@ -16,6 +16,13 @@ constexpr std::chrono::seconds kDeadLetterFlushTimeout{30};
 bool Materializer::Impl::CommitDue(const TopicState& topic) const {
   if (topic.in_flight) return false;
   const auto now = Clock::now();
+  // commit_interval is the freshness target: a record should be in the table by then, so the
+  // commit starts early by what the last one took (at most half the interval). Without it, at
+  // 200k records/s and 1 s commits, p99 freshness was 1.55 s: 1 s of waiting plus the commit.
+  const auto lead = topic.last_commit ? std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+                                            topic.last_commit->duration_seconds))
+                                      : Clock::duration::zero();
+  const auto due_age = topic.config.commit_interval - std::min<Clock::duration>(lead, topic.config.commit_interval / 2);
   bool unflushed = false;
   std::int64_t bytes = 0;
   bool all_at_target = topic.targets.has_value();
@@ -24,7 +31,7 @@ bool Materializer::Impl::CommitDue(const TopicState& topic) const {
     if (state.buffer->has_unflushed()) {
       unflushed = true;
       bytes += state.buffer->unflushed_bytes();
-      if (now - state.buffer->oldest() >= topic.config.commit_interval) return true;
+      if (now - state.buffer->oldest() >= due_age) return true;
     }
     if (all_at_target) {
       auto target = topic.targets->find(p);
