@@ -533,6 +533,16 @@ Result<std::pair<std::int64_t, std::int64_t>> Consumer::Watermarks(const std::st
   return std::make_pair(low, high);
 }
 
+std::optional<std::pair<std::int64_t, std::int64_t>> Consumer::CachedWatermarks(const std::string& topic,
+                                                                                std::int32_t partition) {
+  if (state_ == State::kClosed) return std::nullopt;
+  std::int64_t low = -1;
+  std::int64_t high = -1;
+  if (consumer_->get_watermark_offsets(topic, partition, &low, &high) != RdKafka::ERR_NO_ERROR) return std::nullopt;
+  if (low < 0 || high < 0) return std::nullopt;  // not fetched yet
+  return std::make_pair(low, high);
+}
+
 std::optional<std::int64_t> Consumer::ReadPosition(const std::string& topic, std::int32_t partition) {
   if (state_ == State::kClosed) return std::nullopt;
   PartitionList list({{topic, partition, kOffsetCommitted}});

@@ -91,6 +91,8 @@ class Consumer final : public GroupConsumer {
   // [low, high) offsets on the broker: high is the offset the next produced record gets.
   Result<std::pair<std::int64_t, std::int64_t>> Watermarks(const std::string& topic, std::int32_t partition,
                                                            std::chrono::milliseconds timeout) override;
+  std::optional<std::pair<std::int64_t, std::int64_t>> CachedWatermarks(const std::string& topic,
+                                                                        std::int32_t partition) override;
   // The next record, nullopt on timeout or end of partition; broker errors that librdkafka
   // recovers from by itself are logged and not returned. Rebalance callbacks run in here; a
   // failure inside one (a listener that threw, a rejected assignment) is returned by the Poll

@@ -60,6 +60,12 @@ class GroupConsumer {
   virtual Result<std::vector<std::int32_t>> Partitions(const std::string& topic, std::chrono::milliseconds timeout) = 0;
   virtual Result<std::pair<std::int64_t, std::int64_t>> Watermarks(const std::string& topic, std::int32_t partition,
                                                                    std::chrono::milliseconds timeout) = 0;
+  // The watermarks the last fetch response of the partition carried, without asking a broker;
+  // nullopt until the partition was fetched.
+  virtual std::optional<std::pair<std::int64_t, std::int64_t>> CachedWatermarks(const std::string& /*topic*/,
+                                                                                std::int32_t /*partition*/) {
+    return std::nullopt;
+  }
   // An InvalidArgument error is fatal (the brokers refuse the configured credentials or
   // certificates; the client failed for good, e.g. another worker has the same instance id);
   // other errors are worth a warning and another Poll.

@@ -1,6 +1,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "floe/pipeline/dead_letter.h"
@@ -112,21 +113,17 @@ bool Materializer::Impl::QueueFull() const {
 
 void Materializer::Impl::SubmitQueued() {
   if (queued_.empty() || decode_->in_flight()) return;
-  std::vector<DecodeStage::Item> batch;
-  batch.reserve(queued_.size());
-  for (auto& item : queued_) {
-    // Since it was queued, its topic may have been suspended, its partition sought back or
-    // fenced (a commit's outcome): then it is read again later, from where the buffer stands.
+  // Since it was queued, a record's topic may have been suspended, its partition sought back
+  // or fenced (a commit's outcome): then it is read again later, from where the buffer stands.
+  std::erase_if(queued_, [](const DecodeStage::Item& item) {
     const PartitionState& state = *item.partition;
-    if (item.topic->suspended || state.phase != PartitionPhase::kReading) continue;
-    if (state.buffer->resets() != item.buffer_resets) continue;
+    if (item.topic->suspended || state.phase != PartitionPhase::kReading) return true;
+    if (state.buffer->resets() != item.buffer_resets) return true;
     const auto next = state.buffer->next_offset();
-    if (next && item.record.offset() < *next) continue;
-    batch.push_back(std::move(item));
-  }
-  queued_.clear();
+    return next && item.record.offset() < *next;
+  });
   queued_bytes_ = 0;
-  decode_->Submit(std::move(batch));
+  decode_->Submit(std::exchange(queued_, {}));
 }
 
 void Materializer::Impl::JoinDecoding() {

@@ -95,19 +95,28 @@ Result<WriterSchemas::Resolved> WriterSchemas::Resolve(std::string_view value) {
   if (topic_.value == PayloadFormat::kJson) return ResolveInferred(value);
   FLOE_RETURN_IF_ERROR(CheckDecodable(topic_.value, PayloadRole::kValue));
   FLOE_ASSIGN_OR_RETURN(auto framed, registry::ParseWireFormat(value));
-  const std::string where = "schema id " + std::to_string(framed.schema_id);
+  // Per record, on the poll thread: no string is built unless something failed.
+  const auto where = [&framed] { return "schema id " + std::to_string(framed.schema_id); };
   FLOE_ASSIGN_OR_RETURN(RegistrySchema * parsed, Parsed(framed.schema_id, PayloadRole::kValue));
   auto selected = parsed->Select(framed.payload);
-  if (!selected.ok()) return selected.status().WithContext(where);
-  auto& slot = by_id_[{framed.schema_id, selected->variant}];
+  if (!selected.ok()) return selected.status().WithContext(where());
+  // Records come in runs of one writer schema: the last one found is checked first.
+  if (last_resolved_ != nullptr && last_resolved_id_.first == framed.schema_id &&
+      last_resolved_id_.second == selected->variant) {
+    return Resolved{last_resolved_, selected->payload};
+  }
+  std::pair<std::int32_t, std::string> id{framed.schema_id, selected->variant};
+  auto& slot = by_id_[id];
   if (!slot) {
     auto made = Make(framed.schema_id, selected->schema);
     if (!made.ok()) {
-      by_id_.erase({framed.schema_id, selected->variant});
-      return made.status().WithContext(where);
+      by_id_.erase(id);
+      return made.status().WithContext(where());
     }
     slot = std::move(*made);
   }
+  last_resolved_ = slot.get();
+  last_resolved_id_ = std::move(id);
   return Resolved{slot.get(), selected->payload};
 }
 

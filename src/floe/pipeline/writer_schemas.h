@@ -102,6 +102,9 @@ class WriterSchemas {
   // By schema id and variant (payload_formats.h: Protobuf message index).
   std::map<std::pair<std::int32_t, std::string>, std::unique_ptr<WriterSchema>> by_id_;
   std::map<std::pair<std::int32_t, std::string>, std::unique_ptr<KeySchema>> keys_by_id_;
+  // Resolve's last answer (entries of by_id_ are never removed once made).
+  const WriterSchema* last_resolved_ = nullptr;
+  std::pair<std::int32_t, std::string> last_resolved_id_;
   std::map<std::pair<const WriterSchema*, const KeySchema*>, std::unique_ptr<WriterSchema>> with_key_;
   // Schemaless JSON: every type inferred so far with its writer schema (kept: segments and
   // caches point at them), and the one the table holds (null until read from the table).
