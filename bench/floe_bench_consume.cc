@@ -29,7 +29,12 @@ Status Run(const Options& o) {
   FLOE_ASSIGN_OR_RETURN(auto rk, floe::bench::MakeClient(RD_KAFKA_CONSUMER, {{"bootstrap.servers", o.bootstrap},
                                                                              {"group.id", "floe-bench-consume"},
                                                                              {"enable.auto.commit", "false"},
-                                                                             {"auto.offset.reset", "earliest"}}));
+                                                                             {"auto.offset.reset", "earliest"},
+                                                                             // As Floe sets it (pipeline/materializer.cc):
+                                                                             // at librdkafka's 1 s default a run
+                                                                             // sometimes waited a whole second for a
+                                                                             // fetch (1.1 s or 2.1 s for 2M records).
+                                                                             {"fetch.queue.backoff.ms", "100"}}));
   rd_kafka_poll_set_consumer(rk.get());
   rd_kafka_topic_partition_list_t* assignment = rd_kafka_topic_partition_list_new(64);
   Ends ends;
