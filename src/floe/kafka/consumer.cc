@@ -117,11 +117,13 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
         if (event.err() == RdKafka::ERR__ALL_BROKERS_DOWN) {
           std::lock_guard lock(mutex_);
           if (!outage_) outage_ = BrokerOutage{std::chrono::system_clock::now(), event.str()};
+          failures_recorded_.store(true);
         } else if (event.err() == RdKafka::ERR__TRANSPORT) {
           // An outage only once the statistics show no broker connected (below): one broker's
           // dropped connection is routine.
           std::lock_guard lock(mutex_);
           if (!transport_failure_) transport_failure_ = BrokerOutage{std::chrono::system_clock::now(), event.str()};
+          failures_recorded_.store(true);
         }
         spdlog::warn("kafka: {}: {}", RdKafka::err2str(event.err()), event.str());
         break;
@@ -162,7 +164,10 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
     return outage_;
   }
   void ClearOutage() {
+    // Called for every record (Consumer::Reached): no lock unless a failure was recorded since.
+    if (!failures_recorded_.load(std::memory_order_relaxed)) return;
     std::lock_guard lock(mutex_);
+    failures_recorded_.store(false);
     if (outage_) spdlog::info("kafka: the brokers are reachable again");
     outage_.reset();
     transport_failure_.reset();
@@ -277,6 +282,7 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
   std::string security_failure_;
   std::optional<BrokerOutage> outage_;
   std::optional<BrokerOutage> transport_failure_;  // the first connection failure since brokers were last seen up
+  std::atomic<bool> failures_recorded_{false};      // outage_ or transport_failure_ may be set
   std::atomic<bool> silenced_{false};
 };
 
