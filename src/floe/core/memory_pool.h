@@ -9,9 +9,10 @@
 // instead of 755-840 MiB (bench/results/latest.md).
 namespace floe {
 
-// Makes jemalloc, with a 100 ms page decay, Arrow's default pool unless ARROW_DEFAULT_MEMORY_POOL is set (the operator's
-// choice wins) or this Arrow was built without it. Call first in main(), before anything
-// allocates through Arrow: Arrow reads the variable once, on first use of its default pool.
+// Makes jemalloc, with a 100 ms page decay, Arrow's default pool unless
+// ARROW_DEFAULT_MEMORY_POOL is set (the operator's choice wins) or this Arrow was built without
+// it. Call first in main(), before anything allocates through Arrow: Arrow reads the variable
+// once, on first use of its default pool.
 void PreferJemallocPool();
 
 }  // namespace floe

@@ -67,6 +67,14 @@ class Materializer::Impl final : public kafka::RebalanceListener {
   void HandleNow(kafka::Record record, bool counted = false);
   // The record's partition if it is ours, reading, and the record is not one already read.
   PartitionState* ReadingPartition(const kafka::Record& record, TopicState*& topic);
+  // The record's writer schema (value and registry key combined; a tombstone's for a null value)
+  // and the bytes its decoders read: PartitionBuffer::Append's arguments.
+  struct ResolvedRecord {
+    const WriterSchema* schema = nullptr;
+    std::string_view payload;
+    std::optional<std::string_view> key_payload;
+  };
+  Result<ResolvedRecord> ResolveRecord(TopicState& topic, const kafka::Record& record);
   // Decoding (materializer_records.cc): the queued records become the batch in flight
   // (SubmitQueued), whose outcome JoinDecoding waits for and applies; Quiesce leaves nothing
   // queued or in flight. Every buffer is the poll thread's again after JoinDecoding.

@@ -32,30 +32,31 @@ void Materializer::Impl::Handle(kafka::Record record) {
   // The plain path: a record that fits, whose schemas resolve and whose columns the table
   // holds is queued for the decode stage. Anything else is handled in record order.
   if (!CheckRecordSize(record, topic->config.max_record_size).ok()) return HandleNow(std::move(record));
-  const WriterSchema* schema = &topic->schemas->tombstone();
-  std::string_view payload;
-  if (auto value = record.value()) {
-    auto resolved = topic->schemas->Resolve(*value);
-    if (!resolved.ok()) return HandleNow(std::move(record));
-    schema = resolved->schema;
-    payload = resolved->payload;
-  }
-  std::optional<std::string_view> key_payload = record.key();
-  if (UsesSchemaRegistry(topic->config.key) && key_payload) {
-    auto key = topic->schemas->ResolveKey(*key_payload);
-    if (!key.ok()) return HandleNow(std::move(record));
-    auto combined = topic->schemas->WithKey(schema, key->schema);
-    if (!combined.ok()) return HandleNow(std::move(record));
-    schema = *combined;
-    key_payload = key->payload;
-  }
-  if (topic->in_table.count(schema) == 0) return HandleNow(std::move(record));
+  auto resolved = ResolveRecord(*topic, record);
+  if (!resolved.ok() || topic->in_table.count(resolved->schema) == 0) return HandleNow(std::move(record));
   topic->metrics.consumed->Increment();
   state->retry.Succeed();
   state->waiting_reason.clear();
   queued_bytes_ += RecordBytes(record);
   const auto resets = state->buffer->resets();
-  queued_.push_back({std::move(record), schema, payload, key_payload, topic, state, resets});
+  queued_.push_back(
+      {std::move(record), resolved->schema, resolved->payload, resolved->key_payload, topic, state, resets});
+}
+
+Result<Materializer::Impl::ResolvedRecord> Materializer::Impl::ResolveRecord(TopicState& topic,
+                                                                             const kafka::Record& record) {
+  ResolvedRecord out{&topic.schemas->tombstone(), {}, record.key()};
+  if (auto value = record.value()) {
+    FLOE_ASSIGN_OR_RETURN(auto resolved, topic.schemas->Resolve(*value));
+    out.schema = resolved.schema;
+    out.payload = resolved.payload;
+  }
+  if (UsesSchemaRegistry(topic.config.key) && out.key_payload) {
+    FLOE_ASSIGN_OR_RETURN(auto key, topic.schemas->ResolveKey(*out.key_payload));
+    FLOE_ASSIGN_OR_RETURN(out.schema, topic.schemas->WithKey(out.schema, key.schema));
+    out.key_payload = key.payload;
+  }
+  return out;
 }
 
 void Materializer::Impl::HandleNow(kafka::Record record, bool counted) {
@@ -72,23 +73,9 @@ void Materializer::Impl::HandleNow(kafka::Record record, bool counted) {
     return BadRecord(topic, state, record, size);
   }
 
-  const WriterSchema* schema = &topic.schemas->tombstone();
-  std::string_view payload;
-  if (auto value = record.value()) {
-    auto resolved = topic.schemas->Resolve(*value);
-    if (!resolved.ok()) return Fail(topic, state, record, resolved.status());
-    schema = resolved->schema;
-    payload = resolved->payload;
-  }
-  std::optional<std::string_view> key_payload = record.key();
-  if (UsesSchemaRegistry(topic.config.key) && key_payload) {
-    auto key = topic.schemas->ResolveKey(*key_payload);
-    if (!key.ok()) return Fail(topic, state, record, key.status());
-    auto combined = topic.schemas->WithKey(schema, key->schema);
-    if (!combined.ok()) return Fail(topic, state, record, combined.status());
-    schema = *combined;
-    key_payload = key->payload;
-  }
+  auto resolved = ResolveRecord(topic, record);
+  if (!resolved.ok()) return Fail(topic, state, record, resolved.status());
+  const auto [schema, payload, key_payload] = *resolved;
   if (topic.in_table.count(schema) == 0) {
     auto change = topic.table->EnsureColumns(schema->table_columns);
     if (!change.ok()) {

@@ -40,10 +40,8 @@ std::optional<std::int64_t> Lag(const PartitionState& state) {
 
 nlohmann::json OrNull(const std::optional<std::int64_t>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 
-}  // namespace
+constexpr int kLagQueriesPerRound = 32;  // UpdateLag
 
-namespace {
-constexpr int kLagQueriesPerRound = 32;
 }  // namespace
 
 void Materializer::Impl::UpdateLag() {
@@ -55,24 +53,25 @@ void Materializer::Impl::UpdateLag() {
   for (auto& [name, topic] : topics_) {
     for (auto& [p, state] : topic->partitions) {
       if (!state.buffer) continue;
-      Result<std::pair<std::int64_t, std::int64_t>> marks = Status::Unavailable("not asked");
+      std::pair<std::int64_t, std::int64_t> marks;
       if (auto cached = consumer_->CachedWatermarks(name, p)) {
         marks = *cached;
       } else if (queries++ < kLagQueriesPerRound) {
-        marks = consumer_->Watermarks(name, p, std::chrono::seconds(2));
+        auto asked = consumer_->Watermarks(name, p, std::chrono::seconds(2));
         // The brokers are not answering: the next partitions would wait as long (and hold up
         // the loop, commits included). The next round tries again.
-        if (!marks.ok()) return;
+        if (!asked.ok()) return;
+        marks = *asked;
       } else {
         continue;
       }
-      state.high_watermark = marks->second;
-      state.low_watermark = marks->first;
-      const std::int64_t committed = state.buffer->committed().value_or(marks->first);
+      state.high_watermark = marks.second;
+      state.low_watermark = marks.first;
+      const std::int64_t committed = state.buffer->committed().value_or(marks.first);
       auto& gauge = metrics_.GetGauge("floe_partition_lag",
                                       "Records in Kafka not yet committed to the table (high watermark minus committed offset)",
                                       {{"topic", name}, {"partition", std::to_string(p)}});
-      gauge.Set(static_cast<double>(std::max<std::int64_t>(0, marks->second - committed)));
+      gauge.Set(static_cast<double>(std::max<std::int64_t>(0, marks.second - committed)));
     }
   }
 }
