@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "floe/kafka/broker_states.h"
+#include "floe/kafka/list_offsets.h"
 
 namespace floe::kafka {
 
@@ -537,6 +538,15 @@ Result<std::pair<std::int64_t, std::int64_t>> Consumer::Watermarks(const std::st
   }
   Reached();
   return std::make_pair(low, high);
+}
+
+Result<std::vector<std::pair<std::int64_t, std::int64_t>>> Consumer::WatermarksOf(
+    const std::vector<TopicPartition>& partitions, std::chrono::milliseconds timeout) {
+  FLOE_RETURN_IF_ERROR(CheckOpen("Watermarks"));
+  auto watermarks = ListWatermarks(consumer_->c_ptr(), partitions, timeout);
+  if (!watermarks.ok()) return ExplainFailure(watermarks.status());
+  Reached();
+  return watermarks;
 }
 
 std::optional<std::pair<std::int64_t, std::int64_t>> Consumer::CachedWatermarks(const std::string& topic,

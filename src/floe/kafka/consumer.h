@@ -91,6 +91,9 @@ class Consumer final : public GroupConsumer {
   // [low, high) offsets on the broker: high is the offset the next produced record gets.
   Result<std::pair<std::int64_t, std::int64_t>> Watermarks(const std::string& topic, std::int32_t partition,
                                                            std::chrono::milliseconds timeout) override;
+  // The same for many partitions, with one ListOffsets request per leader broker (list_offsets.h).
+  Result<std::vector<std::pair<std::int64_t, std::int64_t>>> WatermarksOf(const std::vector<TopicPartition>& partitions,
+                                                                          std::chrono::milliseconds timeout) override;
   std::optional<std::pair<std::int64_t, std::int64_t>> CachedWatermarks(const std::string& topic,
                                                                         std::int32_t partition) override;
   // The next record, nullopt on timeout or end of partition; broker errors that librdkafka

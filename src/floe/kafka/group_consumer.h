@@ -60,6 +60,17 @@ class GroupConsumer {
   virtual Result<std::vector<std::int32_t>> Partitions(const std::string& topic, std::chrono::milliseconds timeout) = 0;
   virtual Result<std::pair<std::int64_t, std::int64_t>> Watermarks(const std::string& topic, std::int32_t partition,
                                                                    std::chrono::milliseconds timeout) = 0;
+  // Watermarks(topic, partition) of many partitions, in their order (offset fields ignored).
+  // This default asks one partition at a time; Consumer asks one request per leader broker.
+  virtual Result<std::vector<std::pair<std::int64_t, std::int64_t>>> WatermarksOf(
+      const std::vector<TopicPartition>& partitions, std::chrono::milliseconds timeout) {
+    std::vector<std::pair<std::int64_t, std::int64_t>> out;
+    for (const auto& tp : partitions) {
+      FLOE_ASSIGN_OR_RETURN(auto watermarks, Watermarks(tp.topic, tp.partition, timeout));
+      out.push_back(watermarks);
+    }
+    return out;
+  }
   // The watermarks the last fetch response of the partition carried, without asking a broker;
   // nullopt until the partition was fetched.
   virtual std::optional<std::pair<std::int64_t, std::int64_t>> CachedWatermarks(const std::string& /*topic*/,
@@ -70,14 +81,14 @@ class GroupConsumer {
   // certificates; the client failed for good, e.g. another worker has the same instance id);
   // other errors are worth a warning and another Poll.
   virtual Result<std::optional<Record>> Poll(std::chrono::milliseconds timeout) = 0;
+  // Whether the brokers are out of reach right now (/status, /metrics); callable from any thread.
+  // A consumer that never loses its brokers (a test fake) may keep this default.
+  virtual std::optional<BrokerOutage> Outage() const { return std::nullopt; }
   // Where reading of an assigned partition stands: the offset after the last record Poll()
   // returned, or past the transaction markers and aborted transactions' records the consumer
   // passed over since (read_committed never returns those); nullopt when not known (nothing
   // read since the assignment or the last Seek). A consumer that never passes offsets over
   // (a test fake) may keep this default.
-  // Whether the brokers are out of reach right now (/status, /metrics); callable from any thread.
-  // A consumer that never loses its brokers (a test fake) may keep this default.
-  virtual std::optional<BrokerOutage> Outage() const { return std::nullopt; }
   virtual std::optional<std::int64_t> ReadPosition(const std::string& /*topic*/, std::int32_t /*partition*/) {
     return std::nullopt;
   }

@@ -50,7 +50,8 @@ class Materializer::Impl final : public kafka::RebalanceListener {
   // Setup and rebalancing (materializer.cc).
   Result<TopicState*> TopicFor(const std::string& name);
   const TopicConfig* ConfigFor(const std::string& name) const;
-  Status LoadTargets(TopicState& topic);
+  // Batch mode: where each partition of `topics` stands now, the offsets to reach (targets).
+  Status LoadTargets(const std::vector<TopicState*>& topics);
   // Reads the table's offset for the partition and makes it start there (kReading), or leaves
   // it kRecovering with a backoff. `offsets`: the table's offsets if already read.
   bool StartPartition(TopicState& topic, std::int32_t p, PartitionState& state, const sink::TopicOffsets& offsets);

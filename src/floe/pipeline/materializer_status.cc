@@ -40,39 +40,40 @@ std::optional<std::int64_t> Lag(const PartitionState& state) {
 
 nlohmann::json OrNull(const std::optional<std::int64_t>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 
-constexpr int kLagQueriesPerRound = 32;  // UpdateLag
-
 }  // namespace
 
 void Materializer::Impl::UpdateLag() {
+  const auto record = [&](const std::string& name, std::int32_t p, PartitionState& state,
+                          std::pair<std::int64_t, std::int64_t> marks) {
+    state.high_watermark = marks.second;
+    state.low_watermark = marks.first;
+    const std::int64_t committed = state.buffer->committed().value_or(marks.first);
+    auto& gauge = metrics_.GetGauge("floe_partition_lag",
+                                    "Records in Kafka not yet committed to the table (high watermark minus committed offset)",
+                                    {{"topic", name}, {"partition", std::to_string(p)}});
+    gauge.Set(static_cast<double>(std::max<std::int64_t>(0, marks.second - committed)));
+  };
   // Most partitions' watermarks come with their fetch responses (CachedWatermarks); the others
-  // are asked for, a broker round trip each on this thread: at most kLagQueriesPerRound of them
-  // per round (1,000 partitions asked for at once held the loop up for 1.4 s), the rest in the
-  // next one (WatermarksUnknown brings it after kFirstLagInterval).
-  int queries = 0;
+  // (not fetched yet) are asked for together, one request per leader broker: a round trip per
+  // partition held the loop up for 1.4 s at 1,000 partitions.
+  std::vector<kafka::TopicPartition> uncached;
+  std::vector<PartitionState*> uncached_states;
   for (auto& [name, topic] : topics_) {
     for (auto& [p, state] : topic->partitions) {
       if (!state.buffer) continue;
-      std::pair<std::int64_t, std::int64_t> marks;
       if (auto cached = consumer_->CachedWatermarks(name, p)) {
-        marks = *cached;
-      } else if (queries++ < kLagQueriesPerRound) {
-        auto asked = consumer_->Watermarks(name, p, std::chrono::seconds(2));
-        // The brokers are not answering: the next partitions would wait as long (and hold up
-        // the loop, commits included). The next round tries again.
-        if (!asked.ok()) return;
-        marks = *asked;
+        record(name, p, state, *cached);
       } else {
-        continue;
+        uncached.push_back({name, p, 0});
+        uncached_states.push_back(&state);
       }
-      state.high_watermark = marks.second;
-      state.low_watermark = marks.first;
-      const std::int64_t committed = state.buffer->committed().value_or(marks.first);
-      auto& gauge = metrics_.GetGauge("floe_partition_lag",
-                                      "Records in Kafka not yet committed to the table (high watermark minus committed offset)",
-                                      {{"topic", name}, {"partition", std::to_string(p)}});
-      gauge.Set(static_cast<double>(std::max<std::int64_t>(0, marks.second - committed)));
     }
+  }
+  if (uncached.empty()) return;
+  auto asked = consumer_->WatermarksOf(uncached, std::chrono::seconds(2));
+  if (!asked.ok()) return;  // the brokers are not answering: the next round asks again
+  for (std::size_t i = 0; i < uncached.size(); ++i) {
+    record(uncached[i].topic, uncached[i].partition, *uncached_states[i], (*asked)[i]);
   }
 }
 
