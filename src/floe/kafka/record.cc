@@ -12,6 +12,11 @@ Record::~Record() = default;
 Record::Record(Record&&) noexcept = default;
 Record& Record::operator=(Record&&) noexcept = default;
 
+void Record::Release() {
+  message_.reset();
+  owned_.reset();
+}
+
 std::int32_t Record::partition() const { return owned_ ? owned_->partition : message_->partition(); }
 std::int64_t Record::offset() const { return owned_ ? owned_->offset : message_->offset(); }
 std::int64_t Record::timestamp_ms() const { return owned_ ? owned_->timestamp_ms : message_->timestamp().timestamp; }

@@ -56,6 +56,9 @@ class Record {
   std::vector<Header> headers() const;
   // "orders/3@42": how every error message names a record.
   std::string Position() const;
+  // Frees the message (or the owned bytes) now, on the calling thread; afterwards the record
+  // may only be destroyed or assigned to.
+  void Release();
 
  private:
   std::unique_ptr<RdKafka::Message> message_;

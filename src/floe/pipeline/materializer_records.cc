@@ -110,7 +110,7 @@ void Materializer::Impl::SubmitQueued() {
     return next && item.record.offset() < *next;
   });
   queued_bytes_ = 0;
-  decode_->Submit(std::exchange(queued_, {}));
+  decode_->Submit(queued_);  // hands back an emptied earlier batch to fill next
 }
 
 void Materializer::Impl::JoinDecoding() {

@@ -8,6 +8,7 @@
 #include <arrow/util/byte_size.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -90,7 +91,8 @@ TEST_F(DecodeStageTest, EachPartitionsRecordsAreAppendedInOrder) {
       batch.push_back(ItemFor(p, o, Value(p, o)));
     }
   }
-  stage.Submit(std::move(batch));
+  stage.Submit(batch);
+  EXPECT_TRUE(batch.empty());
   EXPECT_TRUE(stage.in_flight());
   EXPECT_TRUE(stage.Join().empty());
   EXPECT_FALSE(stage.in_flight());
@@ -99,6 +101,33 @@ TEST_F(DecodeStageTest, EachPartitionsRecordsAreAppendedInOrder) {
     auto& buffer = *topic_.partitions[p].buffer;
     EXPECT_EQ(buffer.next_offset(), next[p]);
     const auto values = Values(buffer);
+    ASSERT_EQ(values.size(), static_cast<std::size_t>(next[p]));
+    for (std::int64_t o = 0; o < next[p]; ++o) EXPECT_EQ(values[o], Value(p, o));
+  }
+}
+
+// Batch after batch through the same stage: each comes back empty with the capacity of the one
+// before it, and a partition's records of consecutive batches go in in order.
+TEST_F(DecodeStageTest, ConsecutiveBatchesReuseStorageAndKeepOrder) {
+  DecodeStage stage(2);
+  std::vector<DecodeStage::Item> batch;
+  std::map<std::int32_t, std::int64_t> next;
+  std::size_t largest = 0;
+  for (int round = 0; round < 4; ++round) {
+    EXPECT_GE(batch.capacity(), round < 2 ? 0 : largest) << round;
+    for (int i = 0; i < 200; ++i) {
+      const std::int32_t p = (i / 25) % 3;
+      const std::int64_t o = next[p]++;
+      batch.push_back(ItemFor(p, o, Value(p, o)));
+    }
+    largest = std::max(largest, batch.size());
+    stage.Submit(batch);
+    EXPECT_TRUE(batch.empty());
+    EXPECT_TRUE(stage.Join().empty());
+  }
+  for (std::int32_t p = 0; p < 3; ++p) {
+    SCOPED_TRACE(p);
+    const auto values = Values(*topic_.partitions[p].buffer);
     ASSERT_EQ(values.size(), static_cast<std::size_t>(next[p]));
     for (std::int64_t o = 0; o < next[p]; ++o) EXPECT_EQ(values[o], Value(p, o));
   }
@@ -114,7 +143,7 @@ TEST_F(DecodeStageTest, RefusedRecordStopsOnlyItsPartition) {
     batch.push_back(ItemFor(0, o, o == 20 ? std::string("\xff\xfe") : Value(0, o)));
     batch.push_back(ItemFor(1, o, Value(1, o)));
   }
-  stage.Submit(std::move(batch));
+  stage.Submit(batch);
   auto refused = stage.Join();
   ASSERT_EQ(refused.size(), 1u);
   EXPECT_NE(refused[0].why.message().find("UTF-8"), std::string::npos) << refused[0].why.ToString();
