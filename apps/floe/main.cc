@@ -9,7 +9,7 @@
 #include "commands.h"
 
 int main(int argc, char** argv) {
-  floe::PreferJemallocPool();  // before anything allocates through Arrow
+  floe::ConfigureAllocators();  // before anything allocates
   CLI::App app{"Floe: materialize Kafka topics as Apache Iceberg and Delta Lake tables, exactly once."};
   app.set_version_flag("--version", std::string("floe ") + floe::kVersion + " (Arrow " + floe::kArrowVersion + ")");
   app.require_subcommand(1);

@@ -1,5 +1,6 @@
 #pragma once
-// Which allocator Arrow's default memory pool uses in the floe binary (issue 17).
+// How the floe binary's allocators are set up (issue 17): Arrow's default pool, and glibc
+// malloc, which librdkafka allocates from.
 //
 // The Arrow C++ that Floe ships with (the pyarrow wheel's) defaults to mimalloc, which hands
 // freed pages back to the OS within milliseconds: column builders that grow every flush then
@@ -9,10 +10,12 @@
 // instead of 755-840 MiB (bench/results/latest.md).
 namespace floe {
 
-// Makes jemalloc, with a 100 ms page decay, Arrow's default pool unless
-// ARROW_DEFAULT_MEMORY_POOL is set (the operator's choice wins) or this Arrow was built without
-// it. Call first in main(), before anything allocates through Arrow: Arrow reads the variable
-// once, on first use of its default pool.
-void PreferJemallocPool();
+// Call first in main(), before anything allocates (Arrow reads its settings once, on first use
+// of its default pool). Each setting yields to the operator's own (the environment variable
+// named beside it):
+// - jemalloc as Arrow's default pool (ARROW_DEFAULT_MEMORY_POOL), unless this Arrow was built
+//   without it, with a 100 ms page decay (JE_ARROW_MALLOC_CONF);
+// - glibc malloc with a fixed 256 KiB mmap threshold (GLIBC_TUNABLES, MALLOC_MMAP_THRESHOLD_).
+void ConfigureAllocators();
 
 }  // namespace floe
