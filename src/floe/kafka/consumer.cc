@@ -402,7 +402,12 @@ Result<std::unique_ptr<Consumer>> Consumer::Create(const ConsumerOptions& option
 
 Consumer::Consumer(std::unique_ptr<ConsumerCallbacks> callbacks, std::unique_ptr<RdKafka::KafkaConsumer> consumer,
                    std::string bootstrap_servers)
-    : bootstrap_servers_(std::move(bootstrap_servers)), callbacks_(std::move(callbacks)), consumer_(std::move(consumer)) {}
+    : bootstrap_servers_(std::move(bootstrap_servers)),
+      callbacks_(std::move(callbacks)),
+      consumer_(std::move(consumer)),
+      queue_(rd_kafka_queue_get_consumer(consumer_->c_ptr())) {}
+
+void Consumer::QueueDeleter::operator()(rd_kafka_queue_s* queue) const { rd_kafka_queue_destroy(queue); }
 
 Status Consumer::SecurityFailure(std::string_view reason) {
   const std::string what = DescribeSecurityFailure(bootstrap_servers_, reason, RdKafka::version());
@@ -472,6 +477,7 @@ Status Consumer::Resume(const std::vector<TopicPartition>& partitions) {
 
 Status Consumer::Seek(const TopicPartition& tp, std::chrono::milliseconds timeout) {
   FLOE_RETURN_IF_ERROR(CheckOpen("Seek"));
+  fetched_.DropPartition(tp.topic, tp.partition);  // read before the seek: read again after it
   std::unique_ptr<RdKafka::TopicPartition> target(RdKafka::TopicPartition::create(tp.topic, tp.partition, tp.offset));
   const RdKafka::ErrorCode rc = consumer_->seek(*target, static_cast<int>(timeout.count()));
   return FromCode(rc, "seek of " + tp.topic + "/" + std::to_string(tp.partition) + " to " + DescribeOffset(tp.offset));
@@ -561,6 +567,8 @@ std::optional<std::pair<std::int64_t, std::int64_t>> Consumer::CachedWatermarks(
 
 std::optional<std::int64_t> Consumer::ReadPosition(const std::string& topic, std::int32_t partition) {
   if (state_ == State::kClosed) return std::nullopt;
+  // librdkafka's position is past the whole batch taken; the messages not handed out come first.
+  if (auto first = fetched_.FirstOffset(topic, partition)) return first;
   PartitionList list({{topic, partition, kOffsetCommitted}});
   if (consumer_->position(list.get()) != RdKafka::ERR_NO_ERROR || list.get().empty()) return std::nullopt;
   const std::int64_t offset = list.get().front()->offset();
@@ -570,25 +578,39 @@ std::optional<std::int64_t> Consumer::ReadPosition(const std::string& topic, std
 
 Result<std::optional<Record>> Consumer::Poll(std::chrono::milliseconds timeout) {
   FLOE_RETURN_IF_ERROR(CheckOpen("Poll"));
-  std::unique_ptr<RdKafka::Message> message(consumer_->consume(static_cast<int>(timeout.count())));
-  // A record is returned even if a rebalance callback failed during this call: librdkafka has
-  // already moved past it, so dropping it would lose it. The next Poll reports the failure.
-  if (message->err() == RdKafka::ERR_NO_ERROR) {
-    Reached();
-    return std::optional<Record>(Record(std::move(message)));
+  rd_kafka_message_t* next = fetched_.Next();
+  if (next == nullptr) {
+    const int fetched = fetched_.Fill(queue_.get(), static_cast<int>(timeout.count()));
+    if (fetched <= 0) {
+      const auto err = fetched == 0 ? RD_KAFKA_RESP_ERR__TIMED_OUT : rd_kafka_last_error();
+      return NoRecord(static_cast<int>(err), rd_kafka_err2str(err));
+    }
+    next = fetched_.Next();
   }
+  std::unique_ptr<rd_kafka_message_t, void (*)(rd_kafka_message_t*)> message(next, rd_kafka_message_destroy);
+  // A record is returned even if a rebalance callback failed while its batch was taken:
+  // librdkafka has already moved past it, so dropping it would lose it. A later Poll reports
+  // the failure.
+  if (message->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    Reached();
+    return std::optional<Record>(Record(message.release()));
+  }
+  return NoRecord(message->err, rd_kafka_message_errstr(message.get()));
+}
+
+Result<std::optional<Record>> Consumer::NoRecord(int err, const std::string& reason) {
   FLOE_RETURN_IF_ERROR(callbacks_->TakeError());
   if (callbacks_->assigned_once() && !reached_brokers_) Reached();
-  // Refused credentials or certificates (reported to the event callback inside consume()):
+  // Refused credentials or certificates (reported to the event callback inside the batch call):
   // fatal at start-up (InvalidArgument), retried later.
-  if (const std::string reason = callbacks_->TakeSecurityFailure(); !reason.empty()) {
-    FLOE_RETURN_IF_ERROR(SecurityFailure(reason));
+  if (const std::string refused = callbacks_->TakeSecurityFailure(); !refused.empty()) {
+    FLOE_RETURN_IF_ERROR(SecurityFailure(refused));
   }
-  if (IsSecurityFailure(message->err(), message->errstr())) {
-    FLOE_RETURN_IF_ERROR(SecurityFailure(message->errstr()));
+  if (IsSecurityFailure(err, reason)) {
+    FLOE_RETURN_IF_ERROR(SecurityFailure(reason));
     return std::optional<Record>();
   }
-  switch (message->err()) {
+  switch (err) {
     case RdKafka::ERR__TIMED_OUT:
     case RdKafka::ERR__PARTITION_EOF:
       return std::optional<Record>();
@@ -597,21 +619,21 @@ Result<std::optional<Record>> Consumer::Poll(std::chrono::milliseconds timeout) 
     case RdKafka::ERR__MAX_POLL_EXCEEDED:
       // librdkafka reconnects (or rejoins the group, after a too long gap between polls) by
       // itself; the caller just polls again.
-      spdlog::warn("kafka: {}", message->errstr());
+      spdlog::warn("kafka: {}", reason);
       return std::optional<Record>();
     case RdKafka::ERR__FATAL: {
       // The client cannot go on (librdkafka: "the client instance is no longer usable"); the
       // usual cause in a consumer group is a second worker with the same group.instance.id.
-      std::string reason;
-      const RdKafka::ErrorCode cause = consumer_->fatal_error(reason);
-      std::string what = "kafka consumer failed for good: " + reason;
+      std::string fatal;
+      const RdKafka::ErrorCode cause = consumer_->fatal_error(fatal);
+      std::string what = "kafka consumer failed for good: " + fatal;
       if (cause == RdKafka::ERR_FENCED_INSTANCE_ID) {
         what += " (another worker of the group runs with the same kafka.instance_id: each worker needs its own)";
       }
       return Status::InvalidArgument(what);
     }
     default:
-      return Status::Unavailable("kafka consume error: " + message->errstr());
+      return Status::Unavailable("kafka consume error: " + reason);
   }
 }
 
@@ -640,6 +662,8 @@ Status Consumer::Close() {
   // Closing runs the revoke callback for the whole assignment, then leaves the group. The
   // listener may still commit in there, so the consumer counts as open until it returns.
   state_ = State::kClosing;
+  fetched_.Clear();  // read, never delivered: the table's offsets say where the next owner starts
+  queue_.reset();
   // close(queue) is close() on librdkafka's thread: its callbacks come through `queue`, served
   // here, so this thread can stop waiting (see kCloseTimeoutMs).
   std::unique_ptr<RdKafka::Queue> queue(RdKafka::Queue::create(consumer_.get()));

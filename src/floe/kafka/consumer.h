@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "floe/core/result.h"
+#include "floe/kafka/fetched_batch.h"
 #include "floe/kafka/group_consumer.h"
 #include "floe/kafka/record.h"
 
 namespace RdKafka {
 class KafkaConsumer;
-class Message;
 }  // namespace RdKafka
 
 namespace floe::kafka {
@@ -97,9 +97,10 @@ class Consumer final : public GroupConsumer {
   std::optional<std::pair<std::int64_t, std::int64_t>> CachedWatermarks(const std::string& topic,
                                                                         std::int32_t partition) override;
   // The next record, nullopt on timeout or end of partition; broker errors that librdkafka
-  // recovers from by itself are logged and not returned. Rebalance callbacks run in here; a
-  // failure inside one (a listener that threw, a rejected assignment) is returned by the Poll
-  // that ran it.
+  // recovers from by itself are logged and not returned. Records are taken from librdkafka in
+  // batches (fetched_batch.h) and handed out one per call. Rebalance callbacks run in here,
+  // when a batch is taken; a failure inside one (a listener that threw, a rejected assignment)
+  // is returned by the first Poll after that which has no record to return.
   Result<std::optional<Record>> Poll(std::chrono::milliseconds timeout) override;
   // librdkafka's application position (rd_kafka_position): control records move it too.
   std::optional<std::int64_t> ReadPosition(const std::string& topic, std::int32_t partition) override;
@@ -123,6 +124,9 @@ class Consumer final : public GroupConsumer {
   Status SecurityFailure(std::string_view reason);
   // The brokers answered (a record, an assignment, a metadata or watermark answer).
   void Reached();
+  // Poll's answer when librdkafka gave no record: `err` (an RdKafka::ErrorCode; a timeout when
+  // the queue stayed empty) and its description, or a failure kept from a callback.
+  Result<std::optional<Record>> NoRecord(int err, const std::string& reason);
 
   std::string bootstrap_servers_;
   bool subscribed_ = false;
@@ -131,6 +135,12 @@ class Consumer final : public GroupConsumer {
   // Declared first so it is destroyed last: librdkafka calls into it until consumer_ is gone.
   std::unique_ptr<ConsumerCallbacks> callbacks_;
   std::unique_ptr<RdKafka::KafkaConsumer> consumer_;
+  // The consumer's queue (rd_kafka_queue_get_consumer), which Poll takes batches from.
+  struct QueueDeleter {
+    void operator()(rd_kafka_queue_s* queue) const;
+  };
+  std::unique_ptr<rd_kafka_queue_s, QueueDeleter> queue_;
+  FetchedBatch fetched_;  // destroyed before consumer_: its messages belong to it
   enum class State { kOpen, kClosing, kClosed };  // kClosing: inside Close(), revoke callbacks running
   State state_ = State::kOpen;
 };

@@ -1,12 +1,13 @@
 #include "floe/kafka/record.h"
 
 #include <librdkafka/rdkafka.h>
-#include <librdkafka/rdkafkacpp.h>
 
 namespace floe::kafka {
 
-Record::Record(std::unique_ptr<RdKafka::Message> message)
-    : message_(std::move(message)), topic_(message_->topic_name()) {}
+void Record::MessageDeleter::operator()(rd_kafka_message_s* message) const { rd_kafka_message_destroy(message); }
+
+Record::Record(rd_kafka_message_s* message)
+    : message_(message), topic_(message->rkt != nullptr ? rd_kafka_topic_name(message->rkt) : "") {}
 Record::Record(RecordData data) : owned_(std::make_unique<RecordData>(std::move(data))), topic_(owned_->topic) {}
 Record::~Record() = default;
 Record::Record(Record&&) noexcept = default;
@@ -17,15 +18,22 @@ void Record::Release() {
   owned_.reset();
 }
 
-std::int32_t Record::partition() const { return owned_ ? owned_->partition : message_->partition(); }
-std::int64_t Record::offset() const { return owned_ ? owned_->offset : message_->offset(); }
-std::int64_t Record::timestamp_ms() const { return owned_ ? owned_->timestamp_ms : message_->timestamp().timestamp; }
+std::int32_t Record::partition() const { return owned_ ? owned_->partition : message_->partition; }
+std::int64_t Record::offset() const { return owned_ ? owned_->offset : message_->offset; }
+
+std::int64_t Record::timestamp_ms() const {
+  if (owned_) return owned_->timestamp_ms;
+  rd_kafka_timestamp_type_t type = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE;
+  return rd_kafka_message_timestamp(message_.get(), &type);
+}
 
 std::string_view Record::timestamp_type() const {
   if (owned_) return owned_->timestamp_type;
-  switch (message_->timestamp().type) {
-    case RdKafka::MessageTimestamp::MSG_TIMESTAMP_CREATE_TIME: return "CreateTime";
-    case RdKafka::MessageTimestamp::MSG_TIMESTAMP_LOG_APPEND_TIME: return "LogAppendTime";
+  rd_kafka_timestamp_type_t type = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE;
+  (void)rd_kafka_message_timestamp(message_.get(), &type);
+  switch (type) {
+    case RD_KAFKA_TIMESTAMP_CREATE_TIME: return "CreateTime";
+    case RD_KAFKA_TIMESTAMP_LOG_APPEND_TIME: return "LogAppendTime";
     default: return "NoTimestampType";
   }
 }
@@ -33,7 +41,7 @@ std::string_view Record::timestamp_type() const {
 std::optional<std::int32_t> Record::leader_epoch() const {
   if (owned_) return std::nullopt;
 #if RD_KAFKA_VERSION >= 0x020100ff
-  const std::int32_t epoch = rd_kafka_message_leader_epoch(message_->c_ptr());
+  const std::int32_t epoch = rd_kafka_message_leader_epoch(message_.get());
   if (epoch >= 0) return epoch;
 #endif
   // librdkafka < 2.1 (Debian 12 ships 2.0.2) does not expose the epoch: the column is null.
@@ -42,19 +50,18 @@ std::optional<std::int32_t> Record::leader_epoch() const {
 
 std::optional<std::string_view> Record::key() const {
   if (owned_) return owned_->key ? std::optional<std::string_view>(*owned_->key) : std::nullopt;
-  if (message_->key_pointer() == nullptr) return std::nullopt;
-  return std::string_view(static_cast<const char*>(message_->key_pointer()), message_->key_len());
+  if (message_->key == nullptr) return std::nullopt;
+  return std::string_view(static_cast<const char*>(message_->key), message_->key_len);
 }
 
 std::optional<std::string_view> Record::value() const {
   if (owned_) return owned_->value ? std::optional<std::string_view>(*owned_->value) : std::nullopt;
-  if (message_->payload() == nullptr) return std::nullopt;
-  return std::string_view(static_cast<const char*>(message_->payload()), message_->len());
+  if (message_->payload == nullptr) return std::nullopt;
+  return std::string_view(static_cast<const char*>(message_->payload), message_->len);
 }
 
 std::vector<Header> Record::headers() const {
-  // Through the C API: the C++ Headers::get_all() returns copies, and views into those
-  // would dangle. The C headers live in the message, as long as this Record.
+  // The headers live in the message, as long as this Record.
   std::vector<Header> out;
   if (owned_) {
     for (const auto& h : owned_->headers) {
@@ -63,7 +70,7 @@ std::vector<Header> Record::headers() const {
     return out;
   }
   rd_kafka_headers_t* headers = nullptr;
-  if (rd_kafka_message_headers(message_->c_ptr(), &headers) != RD_KAFKA_RESP_ERR_NO_ERROR || headers == nullptr) {
+  if (rd_kafka_message_headers(message_.get(), &headers) != RD_KAFKA_RESP_ERR_NO_ERROR || headers == nullptr) {
     return out;
   }
   const char* name = nullptr;

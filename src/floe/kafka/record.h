@@ -9,9 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace RdKafka {
-class Message;
-}  // namespace RdKafka
+struct rd_kafka_message_s;  // librdkafka's rd_kafka_message_t
 
 namespace floe::kafka {
 
@@ -39,7 +37,8 @@ struct RecordData {
 
 class Record {
  public:
-  explicit Record(std::unique_ptr<RdKafka::Message> message);
+  // Takes ownership of a message librdkafka returned (it is destroyed with the record).
+  explicit Record(rd_kafka_message_s* message);
   explicit Record(RecordData data);
   ~Record();
   Record(Record&&) noexcept;
@@ -61,7 +60,10 @@ class Record {
   void Release();
 
  private:
-  std::unique_ptr<RdKafka::Message> message_;
+  struct MessageDeleter {
+    void operator()(rd_kafka_message_s* message) const;
+  };
+  std::unique_ptr<rd_kafka_message_s, MessageDeleter> message_;
   std::unique_ptr<RecordData> owned_;  // set instead of message_
   std::string topic_;
 };
