@@ -65,7 +65,9 @@ def parse_args() -> argparse.Namespace:
     a.add_argument("--scale-topics", type=int, default=env("BENCH_SCALE_TOPICS", 100))
     a.add_argument("--scale-partitions", type=int, default=env("BENCH_SCALE_PARTITIONS", 10),
                    help="partitions per scale topic")
-    a.add_argument("--scale-records", type=int, default=env("BENCH_SCALE_RECORDS", 500_000))
+    a.add_argument("--scale-records", type=int, default=env("BENCH_SCALE_RECORDS", 0),
+                   help="records over all scale topics; default: --records, so the ratio to the "
+                        "8-partition run compares the same data")
     a.add_argument("--only", default=os.environ.get("BENCH_ONLY", ",".join(ALL)), help=f"subset of {ALL}")
     a.add_argument("--format", default=os.environ.get("BENCH_FORMAT", ",".join(FORMATS)),
                    help=f"payload formats for encode-only and floe run, a comma list of {FORMATS}; "
@@ -93,6 +95,7 @@ def key_of(figure: str, fmt: str) -> str:
 
 def main() -> int:
     o = parse_args()
+    o.scale_records = o.scale_records or o.records
     # floe_config.write reads them: every floe run of this invocation gets them.
     os.environ["BENCH_BUFFER_MEMORY"], os.environ["BENCH_WORKERS"] = o.buffer_memory, o.workers
     only = set(o.only.split(","))

@@ -90,6 +90,15 @@ def table(results: dict) -> str:
         cfg = results.get("config", {})
         out += (f"\n\nFiles per commit (workers: {cfg.get('workers', 'default')}, buffer_memory: "
                 f"{cfg.get('buffer_memory', 'default')}): " + "; ".join(per_commit))
+    sf, f8 = results["figures"].get("scale_floe"), results["figures"].get("floe")
+    if sf and f8 and "error" not in sf and "error" not in f8:
+        cfg = results.get("config", {})
+        out += (f"\n\n{cfg.get('scale_partitions')} partitions against {cfg.get('partitions')} (issue 17's target: "
+                f"≥ 0.5): floe run {sf['records_per_s'] / f8['records_per_s']:.2f}x the records/s "
+                f"({cfg.get('scale_records'):,} vs {cfg.get('records'):,} records)")
+        sc, c8 = results["figures"].get("scale_consume"), results["figures"].get("consume")
+        if sc and c8 and "error" not in sc and "error" not in c8:
+            out += f"; consume-only {sc['records_per_s'] / c8['records_per_s']:.2f}x"
     fr = results["figures"].get("freshness")
     if fr:
         if "error" in fr:
