@@ -22,6 +22,10 @@ static_assert(kOffsetCommitted == RD_KAFKA_OFFSET_INVALID);
 
 namespace {
 
+// Pause rewinds a partition whose records were taken but not handed out: librdkafka only
+// queues the seek for its fetcher, so this is local work, not a broker round trip.
+constexpr std::chrono::milliseconds kRewindTimeout{5000};
+
 // librdkafka's partition lists are vectors of heap objects the caller must destroy.
 class PartitionList {
  public:
@@ -465,7 +469,17 @@ Status Consumer::Pause(const std::vector<TopicPartition>& partitions) {
   FLOE_RETURN_IF_ERROR(CheckOpen("Pause"));
   PartitionList list(partitions);
   FLOE_RETURN_IF_ERROR(FromCode(consumer_->pause(list.get()), "pause"));
-  return FirstPartitionError(list.get(), "pause");
+  FLOE_RETURN_IF_ERROR(FirstPartitionError(list.get(), "pause"));
+  // Records of these partitions already taken from librdkafka would still arrive while they
+  // are paused. They go back instead: the partition is rewound to the first of them (librdkafka's
+  // position is past the whole batch), and reading resumes there.
+  if (fetched_.empty()) return Status::OK();
+  const auto first = fetched_.FirstOffsets();
+  for (const auto& tp : partitions) {
+    const auto it = first.find({tp.topic, tp.partition});
+    if (it != first.end()) FLOE_RETURN_IF_ERROR(Seek({tp.topic, tp.partition, it->second}, kRewindTimeout));
+  }
+  return Status::OK();
 }
 
 Status Consumer::Resume(const std::vector<TopicPartition>& partitions) {

@@ -49,6 +49,16 @@ std::optional<std::int64_t> FetchedBatch::FirstOffset(const std::string& topic, 
   return std::nullopt;
 }
 
+std::map<std::pair<std::string, std::int32_t>, std::int64_t> FetchedBatch::FirstOffsets() const {
+  std::map<std::pair<std::string, std::int32_t>, std::int64_t> first;
+  for (std::size_t i = next_; i < messages_.size(); ++i) {
+    const rd_kafka_message_t* m = messages_[i];
+    if (m == nullptr || m->err != RD_KAFKA_RESP_ERR_NO_ERROR || m->rkt == nullptr) continue;
+    first.try_emplace({rd_kafka_topic_name(m->rkt), m->partition}, m->offset);
+  }
+  return first;
+}
+
 void FetchedBatch::Clear() {
   for (std::size_t i = next_; i < messages_.size(); ++i) {
     if (messages_[i] != nullptr) rd_kafka_message_destroy(messages_[i]);

@@ -8,11 +8,14 @@
 //
 // librdkafka counts the messages of a batch as read when it returns them (its application
 // position moves past all of them), so the ones still here are read but not delivered: a seek
-// drops a partition's, and a partition's read position is its first message here, if any.
+// drops a partition's, a pause rewinds the partition to its first one here (nothing arrives
+// while paused), and a partition's read position is its first message here, if any.
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 struct rd_kafka_message_s;
@@ -40,6 +43,8 @@ class FetchedBatch {
   void DropPartition(const std::string& topic, std::int32_t partition);
   // The offset of the partition's first message not handed out yet, if it has one here.
   std::optional<std::int64_t> FirstOffset(const std::string& topic, std::int32_t partition) const;
+  // The same for every partition with a message here.
+  std::map<std::pair<std::string, std::int32_t>, std::int64_t> FirstOffsets() const;
   void Clear();
 
  private:
