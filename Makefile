@@ -5,12 +5,16 @@ ASAN_DIR := build/asan
 RELEASE_DIR := build/release
 CMAKE_COMMON := -G Ninja -DFLOE_WERROR=ON
 
-.PHONY: all deps build build-release test unit integration demo bench clean
+.PHONY: all deps deps-build build build-release test unit integration demo bench clean
 
 all: build
 
 deps:
 	@scripts/deps.sh
+
+# Only what compiling needs; `make test` installs the servers while the build runs.
+deps-build:
+	@scripts/deps.sh build
 
 # Debug + AddressSanitizer/UBSan: what the tests run against.
 $(ASAN_DIR)/build.ninja:
@@ -27,8 +31,10 @@ build-release: deps $(RELEASE_DIR)/build.ninja
 	ninja -C $(RELEASE_DIR) -j$(JOBS)
 
 # Every unit and integration test (the Spark tier included), one summary at the end,
-# non-zero exit on any failure.
-test: build
+# non-zero exit on any failure. The tests' servers (mostly downloads) install while the ASan
+# build compiles.
+test: deps-build $(ASAN_DIR)/build.ninja
+	@scripts/build-while-installing.sh $(ASAN_DIR)/deps-servers.log -- ninja -C $(ASAN_DIR) -j$(JOBS)
 	@scripts/run-tests.sh $(ASAN_DIR)
 
 unit: build

@@ -3,9 +3,14 @@
 # checks what is already there, so a warm run takes a few seconds. Everything that is not
 # a Debian package is cached under the repo's git-ignored .deps/.
 #
-# `scripts/deps.sh fuzz` (run by `make fuzz`) installs only what the libFuzzer build adds: clang
-# and its runtime libraries (libFuzzer, ASan/UBSan for clang). `make build`/`make test` never
-# need them: the gcc ASan build replays the fuzz corpora with its own driver.
+# `scripts/deps.sh` installs everything; `scripts/deps.sh build` only what compiling and linking
+# Floe needs (Debian build packages, librdkafka, the Python venv with pyarrow's Arrow C++), and
+# `scripts/deps.sh servers` the rest: the servers and readers the tests and the demo start
+# (Kafka, PostgreSQL, Java, the object-store emulators, promtool, chromium). `make test` runs the
+# second part while the ASan build compiles (scripts/build-while-installing.sh): it is mostly
+# downloads. `scripts/deps.sh fuzz` (run by `make fuzz`) installs only what the libFuzzer build
+# adds: clang and its runtime libraries (libFuzzer, ASan/UBSan for clang). `make build`/`make test`
+# never need them: the gcc ASan build replays the fuzz corpora with its own driver.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DEPS="$ROOT/.deps"
@@ -27,134 +32,153 @@ install_apt() {
   fi
 }
 
-if [ "${1:-}" = fuzz ]; then
+WHAT="${1:-all}"
+case "$WHAT" in all|build|servers|fuzz) ;; *) echo "usage: scripts/deps.sh [build|servers|fuzz]" >&2; exit 2;; esac
+if [ "$WHAT" = fuzz ]; then
   # Debian 12's clang 14; libFuzzer and clang's sanitizer runtimes are in libclang-rt-14-dev.
   install_apt clang libclang-rt-14-dev
   exit 0
 fi
 
-APT_PACKAGES=(
+BUILD_APT_PACKAGES=(
   build-essential cmake ninja-build pkg-config git
   libprotobuf-dev libprotoc-dev protobuf-compiler
   libsimdjson-dev nlohmann-json3-dev libcurl4-openssl-dev libssl-dev
-  libsqlite3-dev libpq-dev postgresql libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev
+  libsqlite3-dev libpq-dev libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev
   libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev
   libsasl2-dev  # librdkafka's SASL/GSSAPI (Cyrus); SCRAM, PLAIN and OAUTHBEARER are built in
   libgtest-dev libgmock-dev libbenchmark-dev libcpp-httplib-dev
-  openjdk-17-jdk-headless maven python3-venv
+  python3-venv
+)
+SERVER_APT_PACKAGES=(
+  postgresql openjdk-17-jdk-headless maven
   chromium chromium-driver  # the web console's browser tests (tests/integration/test_console.py)
 )
-install_apt "${APT_PACKAGES[@]}"
 
-# --- librdkafka, built from source --------------------------------------------------------
-# Debian 12's librdkafka 2.0.2 fails SASL/SCRAM against Kafka 4 and has no OIDC client; Floe
-# links a newer one built into .deps/librdkafka (scripts/librdkafka/install.sh, docs/security.md).
-"$ROOT/scripts/librdkafka/install.sh"
+# What compiling and linking Floe needs.
+install_build_deps() {
+  install_apt "${BUILD_APT_PACKAGES[@]}"
 
-# --- Python virtualenv with the independent readers and the Confluent serializers ------
-# The stamp holds a hash of the requirements, so editing them re-syncs the venv.
-VENV="$DEPS/venv"
-REQ="$ROOT/tests/requirements.txt"
-REQ_NODEPS="$ROOT/tests/requirements-nodeps.txt"
-want="$(cat "$REQ" "$REQ_NODEPS" | sha256sum | cut -d' ' -f1)"
-if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$VENV/.stamp" 2>/dev/null)" != "$want" ]; then
-  echo "deps: building Python venv at .deps/venv"
-  [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-  "$VENV/bin/pip" install -q --upgrade pip
-  "$VENV/bin/pip" install -q -r "$REQ"
-  "$VENV/bin/pip" install -q --no-deps -r "$REQ_NODEPS"
-  echo "$want" > "$VENV/.stamp"
-else
-  echo "deps: Python venv up to date"
-fi
+  # --- librdkafka, built from source --------------------------------------------------------
+  # Debian 12's librdkafka 2.0.2 fails SASL/SCRAM against Kafka 4 and has no OIDC client; Floe
+  # links a newer one built into .deps/librdkafka (scripts/librdkafka/install.sh, docs/security.md).
+  "$ROOT/scripts/librdkafka/install.sh"
 
-# --- Arrow + Parquet C++ from the pinned pyarrow wheel -------------------------------
-# Debian ships no Arrow C++; the pyarrow wheel carries the C++ libraries and headers.
-# We expose them under .deps/arrow with the unversioned and SONAME link names that a
-# normal install has, so CMake and the runtime linker treat them like one.
-"$ROOT/scripts/arrow-from-wheel.sh" "$VENV/bin/python" "$DEPS/arrow"
-# Object storage goes through arrow::fs: a wheel built without a store would only fail at run time.
-for store in ARROW_S3 ARROW_AZURE ARROW_GCS; do
-  grep -q "^#define $store\b" "$DEPS/arrow/include/arrow/util/config.h" || {
-    echo "deps: the Arrow C++ in the pyarrow wheel lacks $store (object storage needs it)" >&2; exit 1; }
-done
-[ -e "$DEPS/arrow/lib/libarrow_s3.so" ] || { echo "deps: the pyarrow wheel has no libarrow_s3" >&2; exit 1; }
-# Azure's and GCS's file systems are inside libarrow itself (no separate library): check the symbols.
-for fs in AzureFileSystem GcsFileSystem; do
-  nm -D --defined-only "$DEPS/arrow/lib/libarrow.so" | grep -c "_ZN5arrow2fs${#fs}${fs}4Make" >/dev/null || {
-    echo "deps: the pyarrow wheel's libarrow has no arrow::fs::$fs" >&2; exit 1; }
-done
+  # --- Python virtualenv with the independent readers and the Confluent serializers ------
+  # The stamp holds a hash of the requirements, so editing them re-syncs the venv.
+  VENV="$DEPS/venv"
+  REQ="$ROOT/tests/requirements.txt"
+  REQ_NODEPS="$ROOT/tests/requirements-nodeps.txt"
+  want="$(cat "$REQ" "$REQ_NODEPS" | sha256sum | cut -d' ' -f1)"
+  if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$VENV/.stamp" 2>/dev/null)" != "$want" ]; then
+    echo "deps: building Python venv at .deps/venv"
+    [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q --upgrade pip
+    "$VENV/bin/pip" install -q -r "$REQ"
+    "$VENV/bin/pip" install -q --no-deps -r "$REQ_NODEPS"
+    echo "$want" > "$VENV/.stamp"
+  else
+    echo "deps: Python venv up to date"
+  fi
 
-# --- Object-store emulators the tests run -------------------------------------------------
-# Azurite (Azure Blob Storage), from npm, pinned.
-AZURITE_VERSION=3.37.0
-if [ "$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$DEPS/azurite/node_modules/azurite/package.json" 2>/dev/null)" \
-     != "$AZURITE_VERSION" ]; then
-  command -v npm >/dev/null || install_apt npm
-  echo "deps: installing Azurite $AZURITE_VERSION under .deps/azurite"
-  mkdir -p "$DEPS/azurite"
-  npm install --prefix "$DEPS/azurite" --no-audit --no-fund --silent "azurite@$AZURITE_VERSION"
-else
-  echo "deps: Azurite $AZURITE_VERSION present"
-fi
-# oauth2-mock-server (an OpenID Connect token server) from npm, pinned; test_kafka_security.py's
-# SASL/OAUTHBEARER test gets its tokens there. 7.x runs on Debian 12's Node 18 (8.x needs Node 20.19).
-OAUTH2_MOCK_VERSION=7.2.1
-# (its package.json has CRLF line ends)
-if [ "$(sed -n 's/^  "version": "\(.*\)",\r\?$/\1/p' "$DEPS/oauth2-mock-server/node_modules/oauth2-mock-server/package.json" 2>/dev/null)" \
-     != "$OAUTH2_MOCK_VERSION" ]; then
-  command -v npm >/dev/null || install_apt npm
-  echo "deps: installing oauth2-mock-server $OAUTH2_MOCK_VERSION under .deps/oauth2-mock-server"
-  mkdir -p "$DEPS/oauth2-mock-server"
-  npm install --prefix "$DEPS/oauth2-mock-server" --no-audit --no-fund --silent "oauth2-mock-server@$OAUTH2_MOCK_VERSION"
-else
-  echo "deps: oauth2-mock-server $OAUTH2_MOCK_VERSION present"
-fi
-# fake-gcs-server (GCS JSON API), built from its Go module, pinned.
-FAKE_GCS_VERSION=v1.56.1
-if [ "$(cat "$DEPS/bin/.fake-gcs-server.version" 2>/dev/null)" != "$FAKE_GCS_VERSION" ] || \
-   [ ! -x "$DEPS/bin/fake-gcs-server" ]; then
-  GO="$(command -v go || echo /usr/local/go/bin/go)"
-  [ -x "$GO" ] || { echo "deps: fake-gcs-server needs Go (go on PATH or /usr/local/go/bin/go)" >&2; exit 1; }
-  echo "deps: building fake-gcs-server $FAKE_GCS_VERSION into .deps/bin"
-  mkdir -p "$DEPS/bin"
-  GOBIN="$DEPS/bin" "$GO" install "github.com/fsouza/fake-gcs-server@$FAKE_GCS_VERSION"
-  echo "$FAKE_GCS_VERSION" > "$DEPS/bin/.fake-gcs-server.version"
-else
-  echo "deps: fake-gcs-server $FAKE_GCS_VERSION present"
-fi
+  # --- Arrow + Parquet C++ from the pinned pyarrow wheel -------------------------------
+  # Debian ships no Arrow C++; the pyarrow wheel carries the C++ libraries and headers.
+  # We expose them under .deps/arrow with the unversioned and SONAME link names that a
+  # normal install has, so CMake and the runtime linker treat them like one.
+  "$ROOT/scripts/arrow-from-wheel.sh" "$VENV/bin/python" "$DEPS/arrow"
+  # Object storage goes through arrow::fs: a wheel built without a store would only fail at run time.
+  for store in ARROW_S3 ARROW_AZURE ARROW_GCS; do
+    grep -q "^#define $store\b" "$DEPS/arrow/include/arrow/util/config.h" || {
+      echo "deps: the Arrow C++ in the pyarrow wheel lacks $store (object storage needs it)" >&2; exit 1; }
+  done
+  [ -e "$DEPS/arrow/lib/libarrow_s3.so" ] || { echo "deps: the pyarrow wheel has no libarrow_s3" >&2; exit 1; }
+  # Azure's and GCS's file systems are inside libarrow itself (no separate library): check the symbols.
+  for fs in AzureFileSystem GcsFileSystem; do
+    nm -D --defined-only "$DEPS/arrow/lib/libarrow.so" | grep -c "_ZN5arrow2fs${#fs}${fs}4Make" >/dev/null || {
+      echo "deps: the pyarrow wheel's libarrow has no arrow::fs::$fs" >&2; exit 1; }
+  done
 
-# promtool (Prometheus' rule checker) for deploy/'s alert rules and dashboard, from its Go
-# module, pinned (Prometheus 3.x releases are tagged v0.3xx.y as Go modules).
-PROMTOOL_VERSION=v0.316.0
-if [ "$(cat "$DEPS/bin/.promtool.version" 2>/dev/null)" != "$PROMTOOL_VERSION" ] || [ ! -x "$DEPS/bin/promtool" ]; then
-  GO="$(command -v go || echo /usr/local/go/bin/go)"
-  [ -x "$GO" ] || { echo "deps: promtool needs Go (go on PATH or /usr/local/go/bin/go)" >&2; exit 1; }
-  echo "deps: building promtool $PROMTOOL_VERSION into .deps/bin"
-  mkdir -p "$DEPS/bin"
-  GOBIN="$DEPS/bin" "$GO" install "github.com/prometheus/prometheus/cmd/promtool@$PROMTOOL_VERSION"
-  echo "$PROMTOOL_VERSION" > "$DEPS/bin/.promtool.version"
-else
-  echo "deps: promtool $PROMTOOL_VERSION present"
-fi
+}
 
-# --- Java servers the tests run (Maven Central) -----------------------------------------
-"$ROOT/scripts/kafka/install.sh"                # Apache Kafka broker (KRaft)
-"$ROOT/scripts/iceberg-rest-fixture/install.sh" # Apache Iceberg's REST catalog test server
-# S3Proxy (org.gaul:s3proxy, one self-contained jar): an S3 API over a local directory, and a store
-# without conditional writes (it answers If-None-Match: * with 501), as some S3-compatible stores are.
-S3PROXY_VERSION=3.0.0
-S3PROXY_JAR="$DEPS/s3proxy/s3proxy-$S3PROXY_VERSION.jar"
-if [ ! -f "$S3PROXY_JAR" ]; then
-  echo "deps: fetching S3Proxy $S3PROXY_VERSION into .deps/s3proxy"
-  mkdir -p "$DEPS/s3proxy" "$DEPS/m2"
-  mvn -q -B -Dmaven.repo.local="$DEPS/m2" dependency:copy \
-    -Dartifact="org.gaul:s3proxy:$S3PROXY_VERSION:jar:jar-with-dependencies" -DoutputDirectory="$DEPS/s3proxy.tmp" \
-    || { echo "deps: mvn could not fetch org.gaul:s3proxy:$S3PROXY_VERSION" >&2; exit 1; }
-  mv "$DEPS/s3proxy.tmp/s3proxy-$S3PROXY_VERSION-jar-with-dependencies.jar" "$S3PROXY_JAR"
-  rm -rf "$DEPS/s3proxy.tmp"
-else
-  echo "deps: S3Proxy $S3PROXY_VERSION present"
-fi
-# Spark (pyspark + the Iceberg runtime) is large and only the slow tier uses it:
-# scripts/run-tests.sh installs it on demand via scripts/spark/install.sh.
+# The servers and readers the tests and the demo start.
+install_servers() {
+  [ -x "$DEPS/venv/bin/python" ] || { echo "deps: .deps/venv is missing: run scripts/deps.sh build first" >&2; exit 1; }
+  install_apt "${SERVER_APT_PACKAGES[@]}"
+
+  # --- Object-store emulators the tests run -------------------------------------------------
+  # Azurite (Azure Blob Storage), from npm, pinned.
+  AZURITE_VERSION=3.37.0
+  if [ "$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$DEPS/azurite/node_modules/azurite/package.json" 2>/dev/null)" \
+       != "$AZURITE_VERSION" ]; then
+    command -v npm >/dev/null || install_apt npm
+    echo "deps: installing Azurite $AZURITE_VERSION under .deps/azurite"
+    mkdir -p "$DEPS/azurite"
+    npm install --prefix "$DEPS/azurite" --no-audit --no-fund --silent "azurite@$AZURITE_VERSION"
+  else
+    echo "deps: Azurite $AZURITE_VERSION present"
+  fi
+  # oauth2-mock-server (an OpenID Connect token server) from npm, pinned; test_kafka_security.py's
+  # SASL/OAUTHBEARER test gets its tokens there. 7.x runs on Debian 12's Node 18 (8.x needs Node 20.19).
+  OAUTH2_MOCK_VERSION=7.2.1
+  # (its package.json has CRLF line ends)
+  if [ "$(sed -n 's/^  "version": "\(.*\)",\r\?$/\1/p' "$DEPS/oauth2-mock-server/node_modules/oauth2-mock-server/package.json" 2>/dev/null)" \
+       != "$OAUTH2_MOCK_VERSION" ]; then
+    command -v npm >/dev/null || install_apt npm
+    echo "deps: installing oauth2-mock-server $OAUTH2_MOCK_VERSION under .deps/oauth2-mock-server"
+    mkdir -p "$DEPS/oauth2-mock-server"
+    npm install --prefix "$DEPS/oauth2-mock-server" --no-audit --no-fund --silent "oauth2-mock-server@$OAUTH2_MOCK_VERSION"
+  else
+    echo "deps: oauth2-mock-server $OAUTH2_MOCK_VERSION present"
+  fi
+  # fake-gcs-server (GCS JSON API), built from its Go module, pinned.
+  FAKE_GCS_VERSION=v1.56.1
+  if [ "$(cat "$DEPS/bin/.fake-gcs-server.version" 2>/dev/null)" != "$FAKE_GCS_VERSION" ] || \
+     [ ! -x "$DEPS/bin/fake-gcs-server" ]; then
+    GO="$(command -v go || echo /usr/local/go/bin/go)"
+    [ -x "$GO" ] || { echo "deps: fake-gcs-server needs Go (go on PATH or /usr/local/go/bin/go)" >&2; exit 1; }
+    echo "deps: building fake-gcs-server $FAKE_GCS_VERSION into .deps/bin"
+    mkdir -p "$DEPS/bin"
+    GOBIN="$DEPS/bin" "$GO" install "github.com/fsouza/fake-gcs-server@$FAKE_GCS_VERSION"
+    echo "$FAKE_GCS_VERSION" > "$DEPS/bin/.fake-gcs-server.version"
+  else
+    echo "deps: fake-gcs-server $FAKE_GCS_VERSION present"
+  fi
+
+  # promtool (Prometheus' rule checker) for deploy/'s alert rules and dashboard, from its Go
+  # module, pinned (Prometheus 3.x releases are tagged v0.3xx.y as Go modules).
+  PROMTOOL_VERSION=v0.316.0
+  if [ "$(cat "$DEPS/bin/.promtool.version" 2>/dev/null)" != "$PROMTOOL_VERSION" ] || [ ! -x "$DEPS/bin/promtool" ]; then
+    GO="$(command -v go || echo /usr/local/go/bin/go)"
+    [ -x "$GO" ] || { echo "deps: promtool needs Go (go on PATH or /usr/local/go/bin/go)" >&2; exit 1; }
+    echo "deps: building promtool $PROMTOOL_VERSION into .deps/bin"
+    mkdir -p "$DEPS/bin"
+    GOBIN="$DEPS/bin" "$GO" install "github.com/prometheus/prometheus/cmd/promtool@$PROMTOOL_VERSION"
+    echo "$PROMTOOL_VERSION" > "$DEPS/bin/.promtool.version"
+  else
+    echo "deps: promtool $PROMTOOL_VERSION present"
+  fi
+
+  # --- Java servers the tests run (Maven Central) -----------------------------------------
+  "$ROOT/scripts/kafka/install.sh"                # Apache Kafka broker (KRaft)
+  "$ROOT/scripts/iceberg-rest-fixture/install.sh" # Apache Iceberg's REST catalog test server
+  # S3Proxy (org.gaul:s3proxy, one self-contained jar): an S3 API over a local directory, and a store
+  # without conditional writes (it answers If-None-Match: * with 501), as some S3-compatible stores are.
+  S3PROXY_VERSION=3.0.0
+  S3PROXY_JAR="$DEPS/s3proxy/s3proxy-$S3PROXY_VERSION.jar"
+  if [ ! -f "$S3PROXY_JAR" ]; then
+    echo "deps: fetching S3Proxy $S3PROXY_VERSION into .deps/s3proxy"
+    mkdir -p "$DEPS/s3proxy" "$DEPS/m2"
+    mvn -q -B -Dmaven.repo.local="$DEPS/m2" dependency:copy \
+      -Dartifact="org.gaul:s3proxy:$S3PROXY_VERSION:jar:jar-with-dependencies" -DoutputDirectory="$DEPS/s3proxy.tmp" \
+      || { echo "deps: mvn could not fetch org.gaul:s3proxy:$S3PROXY_VERSION" >&2; exit 1; }
+    mv "$DEPS/s3proxy.tmp/s3proxy-$S3PROXY_VERSION-jar-with-dependencies.jar" "$S3PROXY_JAR"
+    rm -rf "$DEPS/s3proxy.tmp"
+  else
+    echo "deps: S3Proxy $S3PROXY_VERSION present"
+  fi
+  # Spark (pyspark + the Iceberg runtime) is large and only the slow tier uses it:
+  # scripts/run-tests.sh installs it on demand via scripts/spark/install.sh.
+}
+
+[ "$WHAT" = servers ] || install_build_deps
+[ "$WHAT" = build ] || install_servers

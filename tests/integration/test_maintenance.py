@@ -5,7 +5,7 @@ maintain` does one pass from the command line. Checked with readers written by o
 after, every record is there exactly once, retained snapshots still time-travel, every file a
 retained snapshot references exists, and a kill -9 at the compaction commit loses nothing.
 
-The soak test's length: FLOE_MAINTENANCE_SOAK_SECONDS (default 60)."""
+The soak test's length: FLOE_MAINTENANCE_SOAK_SECONDS (default 30; set it higher for a longer soak)."""
 import json
 import os
 import pathlib
@@ -26,7 +26,7 @@ from tests.integration.test_operator_commands import wait_for
 from tests.integration.test_pipeline_avro import ORDER, order
 from tests.integration.test_pipeline_delta import delta_rows
 
-SOAK_SECONDS = int(os.environ.get("FLOE_MAINTENANCE_SOAK_SECONDS", "60"))
+SOAK_SECONDS = int(os.environ.get("FLOE_MAINTENANCE_SOAK_SECONDS", "30"))
 TWO_DAYS = 2 * 24 * 3600
 
 
