@@ -47,7 +47,7 @@ bool IsSecurityFailure(int code, std::string_view reason);
 std::string DescribeSecurityFailure(const std::string& bootstrap_servers, std::string_view reason,
                                     int librdkafka_version);
 
-class ConsumerCallbacks;  // consumer.cc: librdkafka's callback interfaces, kept out of this header
+class ConsumerCallbacks;  // consumer_callbacks.h: librdkafka's callback interfaces, kept out of this header
 
 class Consumer final : public GroupConsumer {
  public:
