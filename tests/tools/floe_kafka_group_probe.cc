@@ -198,7 +198,7 @@ Status PauseForAWhile(floe::kafka::Consumer& consumer, double seconds, const flo
   FLOE_RETURN_IF_ERROR(consumer.Pause(assigned));
   Emit({{"event", "paused"}, {"partitions", PartitionIds(assigned)}});
   if (retry) {
-    FLOE_RETURN_IF_ERROR(consumer.Seek({last.topic(), last.partition(), last.offset()}, 10s));
+    FLOE_RETURN_IF_ERROR(consumer.Seek({std::string(last.topic()), last.partition(), last.offset()}, 10s));
     Emit({{"event", "seek"}, {"partitions", {last.partition()}}, {"offset", last.offset()}});
   }
   const auto until = Clock::now() + Seconds(seconds);

@@ -14,6 +14,7 @@ Record::Record(Record&&) noexcept = default;
 Record& Record::operator=(Record&&) noexcept = default;
 
 void Record::Release() {
+  topic_ = {};
   message_.reset();
   owned_.reset();
 }
@@ -85,7 +86,7 @@ std::vector<Header> Record::headers() const {
 }
 
 std::string Record::Position() const {
-  return topic_ + "/" + std::to_string(partition()) + "@" + std::to_string(offset());
+  return std::string(topic_) + "/" + std::to_string(partition()) + "@" + std::to_string(offset());
 }
 
 }  // namespace floe::kafka

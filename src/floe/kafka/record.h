@@ -44,7 +44,9 @@ class Record {
   Record(Record&&) noexcept;
   Record& operator=(Record&&) noexcept;
 
-  const std::string& topic() const { return topic_; }
+  // Valid while the record holds its message (until Release): the name librdkafka keeps for
+  // the topic, which the message references; no copy per record.
+  std::string_view topic() const { return topic_; }
   std::int32_t partition() const;
   std::int64_t offset() const;
   std::int64_t timestamp_ms() const;
@@ -65,7 +67,7 @@ class Record {
   };
   std::unique_ptr<rd_kafka_message_s, MessageDeleter> message_;
   std::unique_ptr<RecordData> owned_;  // set instead of message_
-  std::string topic_;
+  std::string_view topic_;             // into message_'s topic or owned_->topic
 };
 
 }  // namespace floe::kafka

@@ -7,7 +7,7 @@ std::vector<kafka::OwnedHeader> DeadLetterHeaders(const kafka::Record& record, c
   for (const auto& h : record.headers()) {
     out.push_back({h.key, h.value ? std::optional<std::string>(std::string(*h.value)) : std::nullopt});
   }
-  out.push_back({kErrorHeaderTopic, record.topic()});
+  out.push_back({kErrorHeaderTopic, std::string(record.topic())});
   out.push_back({kErrorHeaderPartition, std::to_string(record.partition())});
   out.push_back({kErrorHeaderOffset, std::to_string(record.offset())});
   out.push_back({kErrorHeaderReason, reason.message()});
