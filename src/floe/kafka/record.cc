@@ -62,27 +62,29 @@ std::optional<std::string_view> Record::value() const {
 }
 
 std::vector<Header> Record::headers() const {
-  // The headers live in the message, as long as this Record.
   std::vector<Header> out;
+  Headers(out);
+  return out;
+}
+
+void Record::Headers(std::vector<Header>& out) const {
+  out.clear();
   if (owned_) {
     for (const auto& h : owned_->headers) {
       out.push_back({h.key, h.value ? std::optional<std::string_view>(*h.value) : std::nullopt});
     }
-    return out;
+    return;
   }
   rd_kafka_headers_t* headers = nullptr;
-  if (rd_kafka_message_headers(message_.get(), &headers) != RD_KAFKA_RESP_ERR_NO_ERROR || headers == nullptr) {
-    return out;
-  }
+  if (rd_kafka_message_headers(message_.get(), &headers) != RD_KAFKA_RESP_ERR_NO_ERROR || headers == nullptr) return;
   const char* name = nullptr;
   const void* value = nullptr;
   std::size_t size = 0;
   for (std::size_t i = 0; rd_kafka_header_get_all(headers, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR; ++i) {
     Header header{name, std::nullopt};
     if (value != nullptr) header.value = std::string_view(static_cast<const char*>(value), size);
-    out.push_back(std::move(header));
+    out.push_back(header);
   }
-  return out;
 }
 
 std::string Record::Position() const {

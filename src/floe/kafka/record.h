@@ -13,8 +13,9 @@ struct rd_kafka_message_s;  // librdkafka's rd_kafka_message_t
 
 namespace floe::kafka {
 
+// Views into the record's message (or owned data): valid while the record holds it.
 struct Header {
-  std::string key;
+  std::string_view key;
   std::optional<std::string_view> value;  // null header values are legal in Kafka
 };
 
@@ -55,6 +56,8 @@ class Record {
   std::optional<std::string_view> key() const;    // nullopt = null key
   std::optional<std::string_view> value() const;  // nullopt = tombstone
   std::vector<Header> headers() const;
+  // The same into `out` (cleared first): a caller that reuses one vector allocates nothing per record.
+  void Headers(std::vector<Header>& out) const;
   // "orders/3@42": how every error message names a record.
   std::string Position() const;
   // Frees the message (or the owned bytes) now, on the calling thread; afterwards the record

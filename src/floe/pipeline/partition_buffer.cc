@@ -85,10 +85,10 @@ Status PartitionBuffer::Append(const kafka::Record& record, const WriterSchema& 
   if (segment_key_ != nullptr) {
     FLOE_RETURN_IF_ERROR(key_payload ? segment_key_->Append(*key_payload) : segment_key_->AppendNull());
   }
-  const auto headers = record.headers();
-  std::vector<columnar::HeaderView> header_views;
-  header_views.reserve(headers.size());
-  for (const auto& h : headers) header_views.push_back({h.key, h.value});
+  // Scratch vectors kept across records: one partition's records are appended by one thread at a time.
+  record.Headers(headers_);
+  header_views_.clear();
+  for (const auto& h : headers_) header_views_.push_back({h.key, h.value});
   columnar::RecordMetadata meta;
   meta.topic = record.topic();
   meta.partition = record.partition();
@@ -97,11 +97,11 @@ Status PartitionBuffer::Append(const kafka::Record& record, const WriterSchema& 
   meta.timestamp_type = record.timestamp_type();
   meta.leader_epoch = record.leader_epoch();
   meta.key = key;
-  meta.headers = header_views;
+  meta.headers = header_views_;
   FLOE_RETURN_IF_ERROR(system_->Append(meta));
   ++segment_rows_;
   ++rows_;
-  const auto cost = static_cast<std::int64_t>(static_cast<double>(RecordCost(record, headers)) * cost_scale_);
+  const auto cost = static_cast<std::int64_t>(static_cast<double>(RecordCost(record, headers_)) * cost_scale_);
   bytes_ += cost;
   segment_bytes_ += cost;
   Advance(record.offset());

@@ -132,6 +132,9 @@ class PartitionBuffer {
   // compiled once.
   std::map<const columnar::PayloadSchema*, std::unique_ptr<columnar::ValueDecoder>> decoders_;
   std::vector<std::shared_ptr<arrow::RecordBatch>> closed_;
+  // Append's scratch for a record's headers, reused so a record with headers allocates nothing.
+  std::vector<kafka::Header> headers_;
+  std::vector<columnar::HeaderView> header_views_;
 };
 
 }  // namespace floe::pipeline
