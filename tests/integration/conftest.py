@@ -45,3 +45,15 @@ def kafka(tmp_path_factory):
 def schema_registry():
     with SchemaRegistry() as registry:
         yield registry
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook turns the groups into node ids
+def pytest_collection_modifyitems(config, items):
+    """scripts/run-tests.sh runs the tests in two pytest-xdist workers (`--dist loadgroup`). Each
+    module's tests form one group, so they stay on one worker and its module-scoped servers start
+    once; the Spark tier's modules form one group, so two Spark JVMs never compete for the cores.
+    That group goes first: it is the longest, and scheduled last it would run alone at the end."""
+    for item in items:
+        path = pathlib.Path(str(item.fspath))
+        item.add_marker(pytest.mark.xdist_group("spark-tier" if path.parent.name == "slow" else path.stem))
+    items.sort(key=lambda item: pathlib.Path(str(item.fspath)).parent.name != "slow")
