@@ -62,6 +62,10 @@ def parse_args() -> argparse.Namespace:
                    help="floe's workers: (threads writing files); default: Floe's (the cores)")
     a.add_argument("--fresh-rate", type=float, default=env("BENCH_FRESH_RATE", 2000.0))
     a.add_argument("--fresh-seconds", type=float, default=env("BENCH_FRESH_SECONDS", 30.0))
+    a.add_argument("--fresh-load-fraction", type=float, default=env("BENCH_FRESH_LOAD_FRACTION", 0.6),
+                   help="freshness is measured a second time with the producer at this fraction of the "
+                        "floe run figure's records/s of the same run (issue 17: freshness under the "
+                        "full-rate load); 0 leaves it out")
     a.add_argument("--scale-topics", type=int, default=env("BENCH_SCALE_TOPICS", 100))
     a.add_argument("--scale-partitions", type=int, default=env("BENCH_SCALE_PARTITIONS", 10),
                    help="partitions per scale topic")
@@ -229,6 +233,22 @@ def main() -> int:
             except Exception as e:
                 results["figures"]["freshness"] = {"error": f"{type(e).__name__}: {str(e)[:500]}"}
             print(f"    {results['figures']['freshness']}")
+            floe_rate = (results["figures"].get("floe") or {}).get("records_per_s")
+            if o.fresh_load_fraction > 0 and floe_rate:
+                # The producer and the broker share the machine's cores with Floe, so the highest
+                # sustainable rate is below floe run's own records/s (a backlog only grows there).
+                rate = round(o.fresh_load_fraction * floe_rate, -3)
+                step(f"freshness under load: commit_interval 1s, {rate:.0f} records/s "
+                     f"({o.fresh_load_fraction:.2f}x floe run's records/s) for {o.fresh_seconds:.0f}s")
+                kafka.create_topic("fresh-load", o.partitions)
+                try:
+                    results["figures"]["freshness_load"] = figures.freshness(
+                        floe_bin, producer, kafka.bootstrap, registry.url, "fresh-load", o.partitions, rate,
+                        o.fresh_seconds, work / "fresh-load")
+                    results["figures"]["freshness_load"]["fraction_of_floe"] = o.fresh_load_fraction
+                except Exception as e:
+                    results["figures"]["freshness_load"] = {"error": f"{type(e).__name__}: {str(e)[:500]}"}
+                print(f"    {results['figures']['freshness_load']}")
 
         if "scale" in only:
             topics = [f"scale-{i:03d}" for i in range(o.scale_topics)]

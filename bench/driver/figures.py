@@ -11,13 +11,6 @@ import time
 from . import floe_config, measure
 
 
-def _rates(usage: measure.Usage, records: int, payload_bytes: int, wall: float | None = None) -> dict:
-    wall = usage.wall if wall is None else wall
-    return {"records": records, "wall_s": wall, "cpu_s": usage.cpu, "rss_mib": usage.rss_mib,
-            "records_per_s": records / wall, "mb_per_s": payload_bytes / wall / 1e6,
-            "records_per_cpu_s": records / usage.cpu if usage.cpu else None}
-
-
 def consume_only(bench_bin: pathlib.Path, bootstrap: str, topics: list[str], workdir: pathlib.Path) -> dict:
     cmd = [str(bench_bin / "floe_bench_consume"), "--bootstrap", bootstrap]
     for t in topics:
@@ -26,7 +19,7 @@ def consume_only(bench_bin: pathlib.Path, bootstrap: str, topics: list[str], wor
     out = json.loads(usage.stdout)
     if out["records"] != out["expected"]:
         raise RuntimeError(f"consume-only read {out['records']} of {out['expected']} records")
-    return _rates(usage, out["records"], out["bytes"])
+    return measure.rates(usage, out["records"], out["bytes"])
 
 
 def encode_only(bench_bin: pathlib.Path, records: int, partitions: int, workdir: pathlib.Path,
@@ -42,7 +35,7 @@ def encode_only(bench_bin: pathlib.Path, records: int, partitions: int, workdir:
     # Timed phases only (generating the input is not): wall and CPU of decode + encode.
     wall = out["decode_seconds"] + out["encode_seconds"]
     usage.cpu = out["decode_cpu"] + out["encode_cpu"]
-    res = _rates(usage, out["records"], out["bytes"], wall=wall)
+    res = measure.rates(usage, out["records"], out["bytes"], wall=wall)
     res.update(decode_s=out["decode_seconds"], encode_s=out["encode_seconds"],
                parquet_bytes_per_row=out["parquet_bytes"] / out["records"])
     return res
@@ -74,7 +67,7 @@ def floe_batch(floe_bin: pathlib.Path, bootstrap: str, registry_url: str, topics
         commits, files = commits + c, files + f
     if committed != records:
         raise RuntimeError(f"floe committed offsets for {committed} of {records} records ({workdir})")
-    res = _rates(usage, records, payload_bytes)
+    res = measure.rates(usage, records, payload_bytes)
     res.update(commits=commits, data_files=files)
     if s3:
         uploaded = s3.bytes_stored()

@@ -91,3 +91,14 @@ def median_usage(runs: list[Usage]) -> Usage:
     the same run)."""
     return Usage(statistics.median(r.wall for r in runs), statistics.median(r.cpu for r in runs),
                  statistics.median(r.rss_mib for r in runs), 0)
+
+
+def rates(usage: Usage, records: int, payload_bytes: int, wall: float | None = None) -> dict:
+    """The figures every measured run reports (its wall time replaced by `wall` when given)."""
+    wall = usage.wall if wall is None else wall
+    return {"records": records, "wall_s": wall, "cpu_s": usage.cpu, "rss_mib": usage.rss_mib,
+            "records_per_s": records / wall, "mb_per_s": payload_bytes / wall / 1e6,
+            "records_per_cpu_s": records / usage.cpu if usage.cpu else None,
+            # Payload per CPU-second: what one fully busy core would carry, the unit of Redpanda's
+            # per-shard figure for the same job (issue 17).
+            "payload_mib_per_cpu_s": payload_bytes / usage.cpu / 2**20 if usage.cpu else None}

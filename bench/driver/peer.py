@@ -115,10 +115,7 @@ def run(bootstrap: str, registry_url: str, topic: str, records: int, payload_byt
     if error:
         return {"error": error + f" (log: {workdir / 'connect.log'}): " + _first_error(workdir / "connect.log"),
                 "committed": committed}
-    res = {"records": records, "wall_s": done_wall, "cpu_s": usage.cpu, "rss_mib": usage.rss_mib,
-           "records_per_s": records / done_wall, "mb_per_s": payload_bytes / done_wall / 1e6,
-           "records_per_cpu_s": records / usage.cpu}
-    return res
+    return measure.rates(usage, records, payload_bytes, wall=done_wall)
 
 
 def _first_error(log: pathlib.Path) -> str:
