@@ -101,6 +101,23 @@ install_build_deps() {
 }
 
 # The servers and readers the tests and the demo start.
+# go_install NAME VERSION MODULE: the Go program NAME built from MODULE@VERSION into .deps/bin,
+# unless that version is there already (a stamp file beside it records the version).
+go_install() {
+  local name="$1" version="$2" module="$3"
+  if [ "$(cat "$DEPS/bin/.$name.version" 2>/dev/null)" = "$version" ] && [ -x "$DEPS/bin/$name" ]; then
+    echo "deps: $name $version present"
+    return
+  fi
+  local go
+  go="$(command -v go || echo /usr/local/go/bin/go)"
+  [ -x "$go" ] || { echo "deps: $name needs Go (go on PATH or /usr/local/go/bin/go)" >&2; exit 1; }
+  echo "deps: building $name $version into .deps/bin"
+  mkdir -p "$DEPS/bin"
+  GOBIN="$DEPS/bin" "$go" install "$module@$version"
+  echo "$version" > "$DEPS/bin/.$name.version"
+}
+
 install_servers() {
   [ -x "$DEPS/venv/bin/python" ] || { echo "deps: .deps/venv is missing: run scripts/deps.sh build first" >&2; exit 1; }
   install_apt "${SERVER_APT_PACKAGES[@]}"
@@ -131,32 +148,10 @@ install_servers() {
     echo "deps: oauth2-mock-server $OAUTH2_MOCK_VERSION present"
   fi
   # fake-gcs-server (GCS JSON API), built from its Go module, pinned.
-  FAKE_GCS_VERSION=v1.56.1
-  if [ "$(cat "$DEPS/bin/.fake-gcs-server.version" 2>/dev/null)" != "$FAKE_GCS_VERSION" ] || \
-     [ ! -x "$DEPS/bin/fake-gcs-server" ]; then
-    GO="$(command -v go || echo /usr/local/go/bin/go)"
-    [ -x "$GO" ] || { echo "deps: fake-gcs-server needs Go (go on PATH or /usr/local/go/bin/go)" >&2; exit 1; }
-    echo "deps: building fake-gcs-server $FAKE_GCS_VERSION into .deps/bin"
-    mkdir -p "$DEPS/bin"
-    GOBIN="$DEPS/bin" "$GO" install "github.com/fsouza/fake-gcs-server@$FAKE_GCS_VERSION"
-    echo "$FAKE_GCS_VERSION" > "$DEPS/bin/.fake-gcs-server.version"
-  else
-    echo "deps: fake-gcs-server $FAKE_GCS_VERSION present"
-  fi
-
+  go_install fake-gcs-server v1.56.1 github.com/fsouza/fake-gcs-server
   # promtool (Prometheus' rule checker) for deploy/'s alert rules and dashboard, from its Go
   # module, pinned (Prometheus 3.x releases are tagged v0.3xx.y as Go modules).
-  PROMTOOL_VERSION=v0.316.0
-  if [ "$(cat "$DEPS/bin/.promtool.version" 2>/dev/null)" != "$PROMTOOL_VERSION" ] || [ ! -x "$DEPS/bin/promtool" ]; then
-    GO="$(command -v go || echo /usr/local/go/bin/go)"
-    [ -x "$GO" ] || { echo "deps: promtool needs Go (go on PATH or /usr/local/go/bin/go)" >&2; exit 1; }
-    echo "deps: building promtool $PROMTOOL_VERSION into .deps/bin"
-    mkdir -p "$DEPS/bin"
-    GOBIN="$DEPS/bin" "$GO" install "github.com/prometheus/prometheus/cmd/promtool@$PROMTOOL_VERSION"
-    echo "$PROMTOOL_VERSION" > "$DEPS/bin/.promtool.version"
-  else
-    echo "deps: promtool $PROMTOOL_VERSION present"
-  fi
+  go_install promtool v0.316.0 github.com/prometheus/prometheus/cmd/promtool
 
   # --- Java servers the tests run (Maven Central) -----------------------------------------
   "$ROOT/scripts/kafka/install.sh"                # Apache Kafka broker (KRaft)
