@@ -70,6 +70,13 @@ Status ApplyMetadata(TableState& s, const Json& m, const std::string& where) {
 
 }  // namespace
 
+nlohmann::json ProtocolJson(const Protocol& p) {
+  Json out{{"minReaderVersion", p.min_reader_version}, {"minWriterVersion", p.min_writer_version}};
+  if (p.min_reader_version >= 3) out["readerFeatures"] = p.reader_features;
+  if (p.min_writer_version >= 7) out["writerFeatures"] = p.writer_features;
+  return out;
+}
+
 Status ApplyAction(TableState& s, const Json& action, const std::string& where) {
   if (!action.is_object()) return Bad(where, "a log action must be a JSON object");
   for (const auto& [kind, body] : action.items()) {

@@ -15,6 +15,10 @@ namespace floe::delta {
 // change what Floe needs from a table.
 Status ApplyAction(TableState& state, const nlohmann::json& action, const std::string& where);
 
+// The body of a protocol action, as commits and checkpoints write it: the feature lists
+// only with the versions that carry them (reader 3, writer 7).
+nlohmann::json ProtocolJson(const Protocol& p);
+
 // Every action of one JSON commit file.
 Status ApplyCommitFile(TableState& state, const std::string& text, const std::string& where);
 

@@ -142,13 +142,6 @@ Status AppendJson(arrow::ArrayBuilder& builder, const Json& value) {
   }
 }
 
-Json ProtocolJson(const Protocol& p) {
-  Json out{{"minReaderVersion", p.min_reader_version}, {"minWriterVersion", p.min_writer_version}};
-  if (p.min_reader_version >= 3) out["readerFeatures"] = p.reader_features;
-  if (p.min_writer_version >= 7) out["writerFeatures"] = p.writer_features;
-  return out;
-}
-
 }  // namespace
 
 Status ReadCheckpoint(storage::FileIO& io, const std::vector<std::string>& files, TableState& state) {

@@ -31,13 +31,6 @@ std::int64_t CreatedTime(const Json& metadata_action, std::int64_t fallback) {
 // directories and '=' of partition directories is escaped.
 constexpr std::string_view kPathKeep = "-._~/=";
 
-Json ProtocolJson(const Protocol& p) {
-  Json out{{"minReaderVersion", p.min_reader_version}, {"minWriterVersion", p.min_writer_version}};
-  if (p.min_reader_version >= 3) out["readerFeatures"] = p.reader_features;
-  if (p.min_writer_version >= 7) out["writerFeatures"] = p.writer_features;
-  return out;
-}
-
 Status CheckPartitionColumns(const schema::Schema& schema, const std::vector<std::string>& columns) {
   for (const auto& c : columns) {
     const auto it = std::find_if(schema.fields.begin(), schema.fields.end(),

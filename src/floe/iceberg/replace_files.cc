@@ -28,7 +28,11 @@ std::string ListSome(const std::set<std::string>& paths) {
   return out;
 }
 
-struct Totals {
+}  // namespace
+
+// Outside the anonymous namespace like ReplacedManifestsState (declared in the header), which
+// holds two of them.
+struct ReplaceTotals {
   std::int64_t files = 0;
   std::int64_t records = 0;
   std::int64_t bytes = 0;
@@ -39,8 +43,6 @@ struct Totals {
   }
 };
 
-}  // namespace
-
 // What a replace wrote, for a retry on fresh metadata (RebaseReplaceFiles).
 struct ReplacedManifestsState {
   std::string table_uuid;
@@ -49,7 +51,7 @@ struct ReplacedManifestsState {
   std::vector<ManifestFile> front;     // the added files' manifests, then the rewritten ones
   std::set<std::string> replaced;      // parent manifests the rewritten ones take the place of
   std::set<std::string> dropped;       // parent manifests without a live entry, left out
-  Totals deleted, added;
+  ReplaceTotals deleted, added;
   std::size_t changed_partitions = 0;
   std::map<std::string, std::string> extra_summary;
 };
@@ -60,7 +62,8 @@ namespace {
 // whose current snapshot is `parent`. `totals`: the table's totals after the replace, when known.
 Result<PreparedCommit> CommitReplace(const TableMetadata& base, const Snapshot& parent,
                                      const ReplacedManifestsState& state, std::int64_t sequence,
-                                     const std::vector<ManifestFile>& list, const std::optional<Totals>& totals) {
+                                     const std::vector<ManifestFile>& list,
+                                     const std::optional<ReplaceTotals>& totals) {
   FLOE_ASSIGN_OR_RETURN(auto snapshot,
                         WriteChildSnapshot(base, &parent, state.snapshot_id, sequence, "replace", list));
   auto& s = snapshot.summary;
@@ -132,9 +135,9 @@ Result<RebasableReplace> PrepareRebasableReplace(const TableMetadata& base, cons
   int manifest_index = 0;
   auto next_manifest_path = [&]() { return "metadata/" + tag + "-m" + std::to_string(manifest_index++) + ".avro"; };
 
-  Totals& deleted = state->deleted;
-  Totals& added = state->added;
-  Totals after;
+  ReplaceTotals& deleted = state->deleted;
+  ReplaceTotals& added = state->added;
+  ReplaceTotals after;
   std::set<std::string> found;
   std::set<std::string> live_paths;  // live after this commit (before the added files)
   std::set<std::pair<int, std::vector<PartitionValue>>> changed_partitions;
@@ -241,7 +244,7 @@ Result<RebasableReplace> PrepareRebasableReplace(const TableMetadata& base, cons
   std::vector<ManifestFile> list = state->front;
   for (auto& m : carried) list.push_back(std::move(m));
   // Exact: every manifest of the parent was read (the table has no delete files).
-  const Totals totals{after.files + added.files, after.records + added.records, after.bytes + added.bytes};
+  const ReplaceTotals totals{after.files + added.files, after.records + added.records, after.bytes + added.bytes};
   FLOE_ASSIGN_OR_RETURN(auto commit, CommitReplace(base, *parent, *state, sequence, list, totals));
   return RebasableReplace{std::move(commit), std::move(state)};
 }
@@ -284,13 +287,13 @@ Result<std::optional<PreparedCommit>> RebaseReplaceFiles(const TableMetadata& fr
   }
   for (auto& m : rest) list.push_back(std::move(m));
   // The winner's totals, with this replace's swap (the records do not change).
-  std::optional<Totals> totals;
+  std::optional<ReplaceTotals> totals;
   auto files = SummaryCount(*parent, "total-data-files");
   auto records = SummaryCount(*parent, "total-records");
   auto bytes = SummaryCount(*parent, "total-files-size");
   if (files && records && bytes) {
-    totals = Totals{*files - state->deleted.files + state->added.files, *records,
-                    *bytes - state->deleted.bytes + state->added.bytes};
+    totals = ReplaceTotals{*files - state->deleted.files + state->added.files, *records,
+                           *bytes - state->deleted.bytes + state->added.bytes};
   }
   FLOE_ASSIGN_OR_RETURN(auto commit, CommitReplace(fresh, *parent, *state, sequence, list, totals));
   return std::optional<PreparedCommit>(std::move(commit));

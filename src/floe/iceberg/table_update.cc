@@ -446,7 +446,7 @@ class MetadataBuilder {
   std::vector<std::pair<bool, std::int64_t>> snapshot_changes_;  // (is add-snapshot, id); else set main
 };
 
-Status ApplyAll(MetadataBuilder& builder, const std::vector<TableUpdate>& updates) {
+Status ApplyEachTableUpdate(MetadataBuilder& builder, const std::vector<TableUpdate>& updates) {
   for (size_t i = 0; i < updates.size(); ++i) {
     Status st = builder.Apply(updates[i]);
     if (!st.ok()) {
@@ -461,7 +461,7 @@ Status ApplyAll(MetadataBuilder& builder, const std::vector<TableUpdate>& update
 Result<TableMetadata> ApplyUpdates(const TableMetadata& base, const std::vector<TableUpdate>& updates,
                                    std::int64_t now_ms, std::string_view previous_metadata_location) {
   MetadataBuilder builder(base, now_ms, /*creating=*/false);
-  FLOE_RETURN_IF_ERROR(ApplyAll(builder, updates));
+  FLOE_RETURN_IF_ERROR(ApplyEachTableUpdate(builder, updates));
   if (!builder.changed()) return base;
   auto result = builder.Finish(&base, previous_metadata_location);
   if (!result.ok()) return result.status().WithContext("applying table updates");
@@ -476,7 +476,7 @@ Result<TableMetadata> CreateFromUpdates(const std::vector<TableUpdate>& updates,
   empty.default_sort_order_id = -1;
   empty.last_partition_id = kPartitionFieldIdStart - 1;
   MetadataBuilder builder(std::move(empty), now_ms, /*creating=*/true);
-  FLOE_RETURN_IF_ERROR(ApplyAll(builder, updates).WithContext("creating table"));
+  FLOE_RETURN_IF_ERROR(ApplyEachTableUpdate(builder, updates).WithContext("creating table"));
   TableMetadata& m = builder.metadata();
   if (m.table_uuid.empty()) m.table_uuid = floe::NewUuid();
   if (m.location.empty()) return Status::InvalidArgument("creating table: no location (set-location)");

@@ -261,7 +261,7 @@ class ViewBuilder {
   std::optional<ViewHistoryEntry> history_entry_;
 };
 
-Status ApplyAll(ViewBuilder& builder, const std::vector<ViewUpdate>& updates) {
+Status ApplyEachViewUpdate(ViewBuilder& builder, const std::vector<ViewUpdate>& updates) {
   for (size_t i = 0; i < updates.size(); ++i) {
     Status st = builder.Apply(updates[i]);
     if (!st.ok()) {
@@ -338,7 +338,7 @@ Status CheckViewRequirements(const ViewMetadata& current, const std::vector<Asse
 Result<ViewMetadata> ApplyViewUpdates(const ViewMetadata& base, const std::vector<ViewUpdate>& updates,
                                       std::int64_t now_ms, bool* changed) {
   ViewBuilder builder(base, now_ms, &base);
-  FLOE_RETURN_IF_ERROR(ApplyAll(builder, updates));
+  FLOE_RETURN_IF_ERROR(ApplyEachViewUpdate(builder, updates));
   if (changed != nullptr) *changed = builder.changed();
   if (!builder.changed()) return base;
   return builder.Finish();
@@ -349,9 +349,11 @@ Result<ViewMetadata> NewViewMetadata(const NewView& view, std::int64_t now_ms) {
   first.version_id = 1;
   first.schema_id = kLastAdded;
   ViewBuilder builder(ViewMetadata{}, now_ms, nullptr);
-  FLOE_RETURN_IF_ERROR(ApplyAll(builder, {SetPropertiesUpdate{view.properties}, SetLocationUpdate{view.location},
-                                          AddSchemaUpdate{view.schema, std::nullopt},
-                                          AddViewVersionUpdate{std::move(first)}, SetCurrentViewVersionUpdate{}}));
+  FLOE_RETURN_IF_ERROR(ApplyEachViewUpdate(builder, {SetPropertiesUpdate{view.properties},
+                                                     SetLocationUpdate{view.location},
+                                                     AddSchemaUpdate{view.schema, std::nullopt},
+                                                     AddViewVersionUpdate{std::move(first)},
+                                                     SetCurrentViewVersionUpdate{}}));
   return builder.Finish();
 }
 

@@ -185,7 +185,7 @@ Result<JsonType> MergeAt(const JsonType& a, const JsonType& b, const Path& path,
   return Conflict(a, b, path, options);
 }
 
-Result<JsonType> FromArrow(const arrow::DataType& type, const std::string& path) {
+Result<JsonType> JsonTypeFromArrow(const arrow::DataType& type, const std::string& path) {
   switch (type.id()) {
     case arrow::Type::BOOL: return Scalar(Kind::kBoolean);
     case arrow::Type::INT8:
@@ -215,7 +215,7 @@ Result<JsonType> FromArrow(const arrow::DataType& type, const std::string& path)
     case arrow::Type::STRUCT: {
       std::vector<JsonField> fields;
       for (const auto& f : type.fields()) {
-        FLOE_ASSIGN_OR_RETURN(JsonType t, FromArrow(*f->type(), path + "." + f->name()));
+        FLOE_ASSIGN_OR_RETURN(JsonType t, JsonTypeFromArrow(*f->type(), path + "." + f->name()));
         fields.push_back(JsonField{f->name(), std::move(t), f->nullable()});
       }
       return Object(std::move(fields));
@@ -223,13 +223,13 @@ Result<JsonType> FromArrow(const arrow::DataType& type, const std::string& path)
     case arrow::Type::LIST:
     case arrow::Type::LARGE_LIST: {
       const auto& item = type.field(0);
-      FLOE_ASSIGN_OR_RETURN(JsonType t, FromArrow(*item->type(), path + "[]"));
+      FLOE_ASSIGN_OR_RETURN(JsonType t, JsonTypeFromArrow(*item->type(), path + "[]"));
       return Array(std::move(t), item->nullable());
     }
     case arrow::Type::MAP: {
       const auto& m = static_cast<const arrow::MapType&>(type);
       if (m.key_type()->id() != arrow::Type::STRING) break;
-      FLOE_ASSIGN_OR_RETURN(JsonType t, FromArrow(*m.item_type(), path + "{}"));
+      FLOE_ASSIGN_OR_RETURN(JsonType t, JsonTypeFromArrow(*m.item_type(), path + "{}"));
       return Map(std::move(t), m.item_field()->nullable());
     }
     default: break;
@@ -246,7 +246,7 @@ Result<JsonType> Merge(const JsonType& current, const JsonType& next, const Infe
 Result<JsonType> InferredFromColumns(const arrow::Schema& columns) {
   std::vector<JsonField> fields;
   for (const auto& f : columns.fields()) {
-    FLOE_ASSIGN_OR_RETURN(JsonType t, FromArrow(*f->type(), f->name()));
+    FLOE_ASSIGN_OR_RETURN(JsonType t, JsonTypeFromArrow(*f->type(), f->name()));
     fields.push_back(JsonField{f->name(), std::move(t), f->nullable()});
   }
   return Object(std::move(fields));

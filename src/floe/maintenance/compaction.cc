@@ -19,7 +19,7 @@
 namespace floe::maintenance {
 namespace {
 
-struct Group {
+struct IcebergGroup {
   int spec_id = 0;
   std::vector<schema::PartitionValue> partition;
   std::vector<iceberg::DataFile> files;  // in listing order
@@ -30,20 +30,21 @@ struct Group {
 
 // The groups worth merging: small files per (spec, partition tuple), of each its smallest size
 // tier, kept when there are at least two and the merge writes fewer files than it removes.
-std::vector<Group> PlanGroups(const std::vector<iceberg::DataFile>& live, const CompactionOptions& options) {
-  std::map<std::pair<int, std::vector<schema::PartitionValue>>, Group> by_key;
+std::vector<IcebergGroup> PlanIcebergGroups(const std::vector<iceberg::DataFile>& live,
+                                            const CompactionOptions& options) {
+  std::map<std::pair<int, std::vector<schema::PartitionValue>>, IcebergGroup> by_key;
   for (const auto& f : live) {
     if (!IsSmallFile(f.file_size_in_bytes, f.record_count, options)) continue;
-    Group& g = by_key[{f.spec_id, f.partition}];
+    IcebergGroup& g = by_key[{f.spec_id, f.partition}];
     g.spec_id = f.spec_id;
     g.partition = f.partition;
     g.files.push_back(f);
   }
-  std::vector<Group> groups;
+  std::vector<IcebergGroup> groups;
   for (auto& [key, all] : by_key) {
     std::vector<std::int64_t> sizes;
     for (const auto& f : all.files) sizes.push_back(f.file_size_in_bytes);
-    Group group{all.spec_id, all.partition, {}, 0, 0, 0};
+    IcebergGroup group{all.spec_id, all.partition, {}, 0, 0, 0};
     for (std::size_t i : FilesToMergeNow(sizes, options)) {
       group.rows += all.files[i].record_count;
       group.bytes += all.files[i].file_size_in_bytes;
@@ -62,7 +63,8 @@ struct GroupSwap {
   std::vector<iceberg::DataFile> added;
 };
 
-Result<std::vector<GroupSwap>> WriteMergedFiles(const iceberg::TableMetadata& metadata, const std::vector<Group>& groups) {
+Result<std::vector<GroupSwap>> WriteIcebergMergedFiles(const iceberg::TableMetadata& metadata,
+                                                       const std::vector<IcebergGroup>& groups) {
   const schema::Schema* schema = metadata.CurrentSchema();
   if (!schema) return Status::InvalidArgument("table metadata has no current schema");
   FLOE_ASSIGN_OR_RETURN(auto arrow_schema, schema::ToArrowSchema(*schema));
@@ -97,7 +99,7 @@ Result<std::vector<GroupSwap>> WriteMergedFiles(const iceberg::TableMetadata& me
   return swaps;
 }
 
-struct Committed {
+struct IcebergCommitted {
   catalog::LoadedTable table;
   std::int64_t snapshot_id = 0;
   int attempts = 0;
@@ -125,16 +127,16 @@ Result<std::vector<const GroupSwap*>> StillLive(const iceberg::TableMetadata& me
 // still listed, else prepared again with the groups still whole. When no group is left, the attempt
 // reports no commit (nullopt) so that RetryOnConflict does not retry it, and kConflict is
 // returned.
-Result<Committed> CommitSwaps(catalog::TableCatalog& catalog, const catalog::TableIdentifier& id,
-                              catalog::LoadedTable base, const std::vector<GroupSwap>& swaps,
-                              const CompactionOptions& options) {
+Result<IcebergCommitted> CommitIcebergSwaps(catalog::TableCatalog& catalog, const catalog::TableIdentifier& id,
+                                            catalog::LoadedTable base, const std::vector<GroupSwap>& swaps,
+                                            const CompactionOptions& options) {
   // The last replace prepared and the swaps it takes: after a lost race it is rebased on the
   // winner (one manifest list read and written) instead of prepared again (every manifest of the
   // table read, the touched ones rewritten), which takes long enough on a table with many
   // manifests to lose every race against 1 s ingestion commits.
   std::optional<iceberg::RebasableReplace> prepared;
   std::vector<const GroupSwap*> prepared_swaps;
-  auto attempt = [&](int n) -> Result<std::optional<Committed>> {
+  auto attempt = [&](int n) -> Result<std::optional<IcebergCommitted>> {
     std::optional<iceberg::PreparedCommit> commit;
     if (n > 1) {
       FLOE_ASSIGN_OR_RETURN(base, catalog.LoadTable(id));
@@ -149,7 +151,7 @@ Result<Committed> CommitSwaps(catalog::TableCatalog& catalog, const catalog::Tab
       } else {
         for (const auto& swap : swaps) taken.push_back(&swap);
       }
-      if (taken.empty()) return std::optional<Committed>();
+      if (taken.empty()) return std::optional<IcebergCommitted>();
       std::vector<std::string> to_delete;
       std::vector<iceberg::DataFile> to_add;
       for (const GroupSwap* swap : taken) {
@@ -162,7 +164,8 @@ Result<Committed> CommitSwaps(catalog::TableCatalog& catalog, const catalog::Tab
     }
     if (n == 1 && options.before_first_commit) FLOE_RETURN_IF_ERROR(options.before_first_commit());
     FLOE_ASSIGN_OR_RETURN(auto committed, catalog.CommitTable({id, commit->requirements, commit->updates}));
-    return std::optional<Committed>(Committed{std::move(committed), commit->snapshot_id, n, prepared_swaps});
+    return std::optional<IcebergCommitted>(
+        IcebergCommitted{std::move(committed), commit->snapshot_id, n, prepared_swaps});
   };
   FLOE_ASSIGN_OR_RETURN(auto committed, RetryOnConflict(attempt, options.max_commit_attempts));
   if (!committed) {
@@ -172,8 +175,8 @@ Result<Committed> CommitSwaps(catalog::TableCatalog& catalog, const catalog::Tab
   return std::move(*committed);
 }
 
-Result<CompactionReport> Compact(catalog::TableCatalog& catalog, const catalog::TableIdentifier& id,
-                                 const CompactionOptions& options) {
+Result<CompactionReport> CompactIceberg(catalog::TableCatalog& catalog, const catalog::TableIdentifier& id,
+                                        const CompactionOptions& options) {
   FLOE_RETURN_IF_ERROR(CheckCompactionOptions(options));
   FLOE_ASSIGN_OR_RETURN(auto table, catalog.LoadTable(id));
   FLOE_ASSIGN_OR_RETURN(auto live, iceberg::LiveDataFiles(table.metadata));
@@ -182,7 +185,7 @@ Result<CompactionReport> Compact(catalog::TableCatalog& catalog, const catalog::
   report.files_after = live.size();
   report.snapshot_id = table.metadata.current_snapshot_id;
   report.metadata_location = table.metadata_location;
-  const std::vector<Group> groups = PlanGroups(live, options);
+  const std::vector<IcebergGroup> groups = PlanIcebergGroups(live, options);
   if (groups.empty()) return report;
   if (options.dry_run) {
     for (const auto& group : groups) {
@@ -193,8 +196,8 @@ Result<CompactionReport> Compact(catalog::TableCatalog& catalog, const catalog::
     }
     return report;
   }
-  FLOE_ASSIGN_OR_RETURN(auto swaps, WriteMergedFiles(table.metadata, groups));
-  FLOE_ASSIGN_OR_RETURN(auto committed, CommitSwaps(catalog, id, std::move(table), swaps, options));
+  FLOE_ASSIGN_OR_RETURN(auto swaps, WriteIcebergMergedFiles(table.metadata, groups));
+  FLOE_ASSIGN_OR_RETURN(auto committed, CommitIcebergSwaps(catalog, id, std::move(table), swaps, options));
   for (const GroupSwap* swap : committed.swaps) {
     for (const auto& f : swap->removed) report.bytes_rewritten += f.file_size_in_bytes;
     report.removed.insert(report.removed.end(), swap->removed.begin(), swap->removed.end());
@@ -215,7 +218,7 @@ Result<CompactionReport> Compact(catalog::TableCatalog& catalog, const catalog::
 
 Result<CompactionReport> CompactTable(catalog::TableCatalog& catalog, const catalog::TableIdentifier& id,
                                       const CompactionOptions& options) {
-  auto report = Compact(catalog, id, options);
+  auto report = CompactIceberg(catalog, id, options);
   if (!report.ok()) return report.status().WithContext("compacting " + catalog::TableIdentifierToString(id));
   return report;
 }

@@ -38,7 +38,7 @@ struct LiveFile {
   std::int64_t modification_time = 0;
 };
 
-struct Group {
+struct DeltaGroup {
   std::map<std::string, std::optional<std::string>> partition_values;
   std::vector<LiveFile> files;  // in the order they were added
   std::int64_t rows = 0;
@@ -93,9 +93,9 @@ Result<std::map<std::string, std::optional<std::string>>> PartitionValues(const 
   return out;
 }
 
-Result<std::vector<Group>> PlanGroups(storage::FileIO& io, const delta::TableState& state,
-                                      const CompactionOptions& options) {
-  std::map<std::map<std::string, std::optional<std::string>>, Group> by_partition;
+Result<std::vector<DeltaGroup>> PlanDeltaGroups(storage::FileIO& io, const delta::TableState& state,
+                                                const CompactionOptions& options) {
+  std::map<std::map<std::string, std::optional<std::string>>, DeltaGroup> by_partition;
   for (const auto& [path, add] : state.files) {
     if (add.contains("deletionVector") && !add["deletionVector"].is_null()) continue;  // rows hidden by a DV
     const std::int64_t bytes = add.value("size", std::int64_t{0});
@@ -104,15 +104,15 @@ Result<std::vector<Group>> PlanGroups(storage::FileIO& io, const delta::TableSta
     FLOE_ASSIGN_OR_RETURN(auto file, Describe(io, path, add));
     if (!IsSmallFile(file.bytes, file.rows, options)) continue;
     FLOE_ASSIGN_OR_RETURN(auto values, PartitionValues(add, path));
-    Group& g = by_partition[values];
+    DeltaGroup& g = by_partition[values];
     g.partition_values = std::move(values);
     g.files.push_back(std::move(file));
   }
-  std::vector<Group> groups;
+  std::vector<DeltaGroup> groups;
   for (auto& [_, all] : by_partition) {
     std::vector<std::int64_t> sizes;
     for (const auto& f : all.files) sizes.push_back(f.bytes);
-    Group group;
+    DeltaGroup group;
     group.partition_values = std::move(all.partition_values);
     for (std::size_t i : FilesToMergeNow(sizes, options)) {
       group.rows += all.files[i].rows;
@@ -143,7 +143,7 @@ schema::Schema FileSchema(const delta::TableState& state) {
 
 // The directory below data/ for a group's merged files: its first file's, so that files of a
 // partition stay together (Floe writes data/<column>=<value>/…).
-std::string OutputDirectory(const Group& group) {
+std::string OutputDirectory(const DeltaGroup& group) {
   std::string dir = group.files.front().relative;
   const auto slash = dir.rfind('/');
   dir = slash == std::string::npos ? "" : dir.substr(0, slash);
@@ -159,7 +159,7 @@ std::int64_t NowMs() {
 
 // A group and what replaces it in the log.
 struct Swap {
-  const Group* group = nullptr;
+  const DeltaGroup* group = nullptr;
   std::vector<delta::AddFile> adds;
 };
 
@@ -179,8 +179,9 @@ std::vector<arrow::compute::SortKey> DeltaSortKeys(const delta::TableState& stat
   return {};
 }
 
-Result<std::vector<Swap>> WriteMergedFiles(storage::FileIO& io, const delta::TableState& state,
-                                           const std::vector<Group>& groups, const std::vector<std::string>& sort_by) {
+Result<std::vector<Swap>> WriteDeltaMergedFiles(storage::FileIO& io, const delta::TableState& state,
+                                                const std::vector<DeltaGroup>& groups,
+                                                const std::vector<std::string>& sort_by) {
   const schema::Schema file_schema = FileSchema(state);
   FLOE_ASSIGN_OR_RETURN(auto arrow_schema, schema::ToArrowSchema(file_schema));
   const auto sort_keys = DeltaSortKeys(state, file_schema, sort_by);
@@ -214,7 +215,7 @@ Result<std::vector<Swap>> WriteMergedFiles(storage::FileIO& io, const delta::Tab
   return swaps;
 }
 
-struct Committed {
+struct DeltaCommitted {
   std::int64_t version = 0;
   int attempts = 0;
   std::size_t files_after = 0;  // live adds of the version written
@@ -223,9 +224,9 @@ struct Committed {
 
 // Writes the swaps as the next version; after losing put-if-absent, on the replayed log with
 // the groups whose files are all still live (the others are given up).
-Result<Committed> CommitSwaps(storage::FileIO& io, delta::TableState state, const std::vector<Swap>& swaps,
-                              const CompactionOptions& options) {
-  auto attempt = [&](int n) -> Result<std::optional<Committed>> {
+Result<DeltaCommitted> CommitDeltaSwaps(storage::FileIO& io, delta::TableState state, const std::vector<Swap>& swaps,
+                                        const CompactionOptions& options) {
+  auto attempt = [&](int n) -> Result<std::optional<DeltaCommitted>> {
     if (n > 1) {
       FLOE_ASSIGN_OR_RETURN(state, delta::LoadState(io));
     }
@@ -236,7 +237,7 @@ Result<Committed> CommitSwaps(storage::FileIO& io, delta::TableState state, cons
         taken.push_back(&swap);
       }
     }
-    if (taken.empty()) return std::optional<Committed>();
+    if (taken.empty()) return std::optional<DeltaCommitted>();
     delta::Commit commit;
     commit.operation = "OPTIMIZE";
     commit.data_change = false;
@@ -248,7 +249,7 @@ Result<Committed> CommitSwaps(storage::FileIO& io, delta::TableState state, cons
     if (n == 1 && options.before_first_commit) FLOE_RETURN_IF_ERROR(options.before_first_commit());
     FLOE_ASSIGN_OR_RETURN(auto version, delta::CommitVersion(io, state, commit));
     const std::size_t files_after = state.files.size() - commit.removes.size() + commit.adds.size();
-    return std::optional<Committed>(Committed{version, n, files_after, std::move(taken)});
+    return std::optional<DeltaCommitted>(DeltaCommitted{version, n, files_after, std::move(taken)});
   };
   FLOE_ASSIGN_OR_RETURN(auto committed, RetryOnConflict(attempt, options.max_commit_attempts));
   if (!committed) {
@@ -258,7 +259,7 @@ Result<Committed> CommitSwaps(storage::FileIO& io, delta::TableState state, cons
   return std::move(*committed);
 }
 
-Result<DeltaCompactionReport> Compact(storage::FileIO& io, const CompactionOptions& options) {
+Result<DeltaCompactionReport> CompactDelta(storage::FileIO& io, const CompactionOptions& options) {
   FLOE_RETURN_IF_ERROR(CheckCompactionOptions(options));
   FLOE_ASSIGN_OR_RETURN(auto state, delta::LoadState(io));
   DeltaCompactionReport report;
@@ -266,7 +267,7 @@ Result<DeltaCompactionReport> Compact(storage::FileIO& io, const CompactionOptio
   report.files_after = state.files.size();
   if (state.version < 0) return report;
   FLOE_RETURN_IF_ERROR(delta::CheckWritable(state.protocol, state.configuration, state.schema_string));
-  FLOE_ASSIGN_OR_RETURN(auto groups, PlanGroups(io, state, options));
+  FLOE_ASSIGN_OR_RETURN(auto groups, PlanDeltaGroups(io, state, options));
   if (groups.empty()) return report;
   if (options.dry_run) {
     for (const auto& group : groups) {
@@ -277,8 +278,8 @@ Result<DeltaCompactionReport> Compact(storage::FileIO& io, const CompactionOptio
     report.rewritten_files = report.removed.size();
     return report;
   }
-  FLOE_ASSIGN_OR_RETURN(auto swaps, WriteMergedFiles(io, state, groups, options.sort_by));
-  FLOE_ASSIGN_OR_RETURN(auto committed, CommitSwaps(io, std::move(state), swaps, options));
+  FLOE_ASSIGN_OR_RETURN(auto swaps, WriteDeltaMergedFiles(io, state, groups, options.sort_by));
+  FLOE_ASSIGN_OR_RETURN(auto committed, CommitDeltaSwaps(io, std::move(state), swaps, options));
   for (const Swap* swap : committed.swaps) {
     for (const auto& f : swap->group->files) {
       report.removed.push_back(f.log_path);
@@ -298,7 +299,7 @@ Result<DeltaCompactionReport> Compact(storage::FileIO& io, const CompactionOptio
 }  // namespace
 
 Result<DeltaCompactionReport> CompactDeltaTable(storage::FileIO& table_root, const CompactionOptions& options) {
-  auto report = Compact(table_root, options);
+  auto report = CompactDelta(table_root, options);
   if (!report.ok()) return report.status().WithContext("compacting the Delta table at " + table_root.Uri(""));
   return report;
 }

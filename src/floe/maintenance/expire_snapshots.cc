@@ -134,7 +134,7 @@ void Delete(const Deletions& d, const ExpiryOptions& options, ExpiryReport& repo
   for (const auto& [p, n] : d.data_files) remove(p, report.deleted.data_files, n);
 }
 
-struct Committed {
+struct ExpiryCommitted {
   TableMetadata before;
   catalog::LoadedTable after;
   std::vector<std::int64_t> expired;
@@ -142,14 +142,15 @@ struct Committed {
 };
 
 // Reload, plan from metadata alone, commit: the window for another writer is one metadata read.
-Result<std::optional<Committed>> Commit(catalog::TableCatalog& catalog, const catalog::TableIdentifier& id,
-                                        catalog::LoadedTable table, std::int64_t now_ms, const ExpiryOptions& options) {
-  auto attempt = [&](int n) -> Result<std::optional<Committed>> {
+Result<std::optional<ExpiryCommitted>> Commit(catalog::TableCatalog& catalog, const catalog::TableIdentifier& id,
+                                              catalog::LoadedTable table, std::int64_t now_ms,
+                                              const ExpiryOptions& options) {
+  auto attempt = [&](int n) -> Result<std::optional<ExpiryCommitted>> {
     if (n > 1) {
       FLOE_ASSIGN_OR_RETURN(table, catalog.LoadTable(id));
     }
     auto expired = PlanExpiry(table.metadata, now_ms, options);
-    if (expired.empty()) return std::optional<Committed>();
+    if (expired.empty()) return std::optional<ExpiryCommitted>();
     catalog::TableChange change{id, {}, {}};
     change.requirements.push_back(iceberg::AssertTableUuid{table.metadata.table_uuid});
     for (const auto& [name, ref] : table.metadata.refs) {
@@ -157,7 +158,7 @@ Result<std::optional<Committed>> Commit(catalog::TableCatalog& catalog, const ca
     }
     change.updates.push_back(iceberg::RemoveSnapshotsUpdate{expired});
     FLOE_ASSIGN_OR_RETURN(auto after, catalog.CommitTable(change));
-    return std::optional<Committed>(Committed{table.metadata, std::move(after), std::move(expired), n});
+    return std::optional<ExpiryCommitted>(ExpiryCommitted{table.metadata, std::move(after), std::move(expired), n});
   };
   return RetryOnConflict(attempt, options.max_commit_attempts);
 }

@@ -4,15 +4,12 @@
 
 #include "floe/core/arrow_interop.h"
 #include "floe/schema/arrow_schema.h"
+#include "floe/schema/field_walk_internal.h"
 
 namespace floe::schema {
 namespace {
 
 Result<std::shared_ptr<arrow::DataType>> TypeAt(const Type& type, const std::string& path);
-
-std::string Join(const std::string& parent, const std::string& name) {
-  return parent.empty() ? name : parent + "." + name;
-}
 
 // Every Arrow field, list elements and map keys/values included, carries its field id:
 // Parquet writes it into the file schema and Iceberg readers match columns by it.
@@ -33,7 +30,7 @@ std::shared_ptr<const arrow::KeyValueMetadata> FieldMetadata(const NestedField& 
 
 // `parent` is the enclosing field's full name, for messages ("field 'tags.element'").
 Result<std::shared_ptr<arrow::Field>> FieldAt(const NestedField& f, const std::string& parent) {
-  const std::string path = Join(parent, f.name);
+  const std::string path = JoinFieldPath(parent, f.name);
   if (!f.type) return Status::Internal("field '" + path + "' has no type");
   FLOE_ASSIGN_OR_RETURN(auto type, TypeAt(*f.type, path));
   return arrow::field(f.name, std::move(type), /*nullable=*/!f.required, FieldMetadata(f));

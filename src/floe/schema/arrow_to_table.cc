@@ -16,10 +16,6 @@ namespace {
 constexpr const char* kArrowExtensionNameKey = "ARROW:extension:name";
 constexpr const char* kArrowUuidExtension = "arrow.uuid";
 
-std::string Join(const std::string& parent, const std::string& name) {
-  return parent.empty() ? name : parent + "." + name;
-}
-
 std::string Where(const std::string& path) { return "field '" + path + "'"; }
 
 // Iceberg names are JSON strings, so they must be UTF-8; Arrow names are just bytes.
@@ -147,7 +143,7 @@ class Converter {
     std::vector<NestedField> fields;
     fields.reserve(static_cast<std::size_t>(type.num_fields()));
     for (const auto& child : type.fields()) {
-      FLOE_ASSIGN_OR_RETURN(NestedField f, Field(*child, child->name(), Join(path, child->name())));
+      FLOE_ASSIGN_OR_RETURN(NestedField f, Field(*child, child->name(), JoinFieldPath(path, child->name())));
       fields.push_back(std::move(f));
     }
     return Type::Struct(std::move(fields));
@@ -234,13 +230,13 @@ class Converter {
       case Type::LIST_VIEW:
       case Type::LARGE_LIST_VIEW: {
         const auto& element = *static_cast<const arrow::BaseListType&>(*type).value_field();
-        FLOE_ASSIGN_OR_RETURN(NestedField e, Field(element, "element", Join(path, "element")));
+        FLOE_ASSIGN_OR_RETURN(NestedField e, Field(element, "element", JoinFieldPath(path, "element")));
         return schema::Type::List(std::move(e));
       }
       case Type::MAP: {
         const auto& map = static_cast<const arrow::MapType&>(*type);
-        FLOE_ASSIGN_OR_RETURN(NestedField key, Field(*map.key_field(), "key", Join(path, "key")));
-        FLOE_ASSIGN_OR_RETURN(NestedField value, Field(*map.item_field(), "value", Join(path, "value")));
+        FLOE_ASSIGN_OR_RETURN(NestedField key, Field(*map.key_field(), "key", JoinFieldPath(path, "key")));
+        FLOE_ASSIGN_OR_RETURN(NestedField value, Field(*map.item_field(), "value", JoinFieldPath(path, "value")));
         return schema::Type::Map(std::move(key), std::move(value));
       }
       // Encodings of a column, not types of their own.

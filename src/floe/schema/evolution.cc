@@ -10,10 +10,6 @@
 namespace floe::schema {
 namespace {
 
-std::string Join(const std::string& parent, const std::string& name) {
-  return parent.empty() ? name : parent + "." + name;
-}
-
 std::string Quoted(const std::string& path) { return "'" + path + "'"; }
 
 // What one merge carries along while it walks both schemas.
@@ -108,7 +104,7 @@ Result<std::vector<NestedField>> MergeStructFields(const std::vector<NestedField
   std::vector<NestedField> out;
   out.reserve(table.size());
   for (const auto& t : table) {
-    const std::string path = Join(parent, t.name);
+    const std::string path = JoinFieldPath(parent, t.name);
     if (const NestedField* i = FindByName(incoming, t.name)) {
       FLOE_ASSIGN_OR_RETURN(NestedField merged, MergeField(t, *i, path, state));
       out.push_back(std::move(merged));
@@ -119,7 +115,7 @@ Result<std::vector<NestedField>> MergeStructFields(const std::vector<NestedField
     }
   }
   for (const auto& i : incoming) {
-    if (!FindByName(table, i.name)) out.push_back(NewField(i, Join(parent, i.name), state));
+    if (!FindByName(table, i.name)) out.push_back(NewField(i, JoinFieldPath(parent, i.name), state));
   }
   return out;
 }
@@ -159,13 +155,14 @@ Result<TypePtr> MergeType(const TypePtr& table, const TypePtr& incoming, const s
     }
     case TypeId::kList: {
       FLOE_ASSIGN_OR_RETURN(NestedField element,
-                            MergeField(table->element(), incoming->element(), Join(path, "element"), state));
+                            MergeField(table->element(), incoming->element(), JoinFieldPath(path, "element"), state));
       return Type::List(std::move(element));
     }
     default: {  // map
-      FLOE_ASSIGN_OR_RETURN(NestedField key, MergeMapKey(table->key(), incoming->key(), Join(path, "key"), state));
+      FLOE_ASSIGN_OR_RETURN(NestedField key,
+                            MergeMapKey(table->key(), incoming->key(), JoinFieldPath(path, "key"), state));
       FLOE_ASSIGN_OR_RETURN(NestedField value,
-                            MergeField(table->value(), incoming->value(), Join(path, "value"), state));
+                            MergeField(table->value(), incoming->value(), JoinFieldPath(path, "value"), state));
       return Type::Map(std::move(key), std::move(value));
     }
   }

@@ -4,11 +4,12 @@
 #include <unordered_set>
 
 namespace floe::schema {
-namespace {
 
-std::string Join(const std::string& parent, const std::string& name) {
+std::string JoinFieldPath(const std::string& parent, const std::string& name) {
   return parent.empty() ? name : parent + "." + name;
 }
+
+namespace {
 
 void VisitChildren(const Type& type, const FieldContext& holder, const std::string& short_prefix,
                    const std::function<void(const FieldContext&)>& visit);
@@ -20,8 +21,8 @@ void VisitFields(const std::vector<NestedField>& fields, TypeId kind, const Fiel
   for (const auto& f : fields) {
     FieldContext ctx = base;
     ctx.field = &f;
-    ctx.path = Join(base.path, f.name);
-    ctx.short_path = Join(short_prefix, f.name);
+    ctx.path = JoinFieldPath(base.path, f.name);
+    ctx.short_path = JoinFieldPath(short_prefix, f.name);
     visit(ctx);
     if (!f.type) continue;
     // A struct held by a list element or map value is named without that level too.
@@ -86,7 +87,7 @@ Status CheckNamesInStruct(const std::vector<NestedField>& fields, const std::str
     }
   }
   for (const auto& f : fields) {
-    if (f.type) FLOE_RETURN_IF_ERROR(CheckNamesInType(*f.type, Join(path, f.name)));
+    if (f.type) FLOE_RETURN_IF_ERROR(CheckNamesInType(*f.type, JoinFieldPath(path, f.name)));
   }
   return Status::OK();
 }
@@ -95,7 +96,7 @@ Status CheckNamesInType(const Type& type, const std::string& path) {
   if (type.id() == TypeId::kStruct) return CheckNamesInStruct(type.fields(), path);
   if (type.is_primitive()) return Status::OK();
   for (const auto& child : type.fields()) {  // list element, map key and value
-    if (child.type) FLOE_RETURN_IF_ERROR(CheckNamesInType(*child.type, Join(path, child.name)));
+    if (child.type) FLOE_RETURN_IF_ERROR(CheckNamesInType(*child.type, JoinFieldPath(path, child.name)));
   }
   return Status::OK();
 }

@@ -27,6 +27,9 @@ struct FieldContext {
   std::string container_kind;  // "list" or "map", empty when none
 };
 
+// A child's full path: `parent` and `name` joined by '.', or just `name` at the top level.
+std::string JoinFieldPath(const std::string& parent, const std::string& name);
+
 // Calls `visit` for every field, parents before children.
 void WalkFields(const std::vector<NestedField>& fields, const std::function<void(const FieldContext&)>& visit);
 

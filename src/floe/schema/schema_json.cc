@@ -18,10 +18,6 @@ namespace {
 // exhausting the stack of this recursive parser.
 constexpr int kMaxNesting = 128;
 
-std::string Join(const std::string& parent, const std::string& name) {
-  return parent.empty() ? name : parent + "." + name;
-}
-
 // "field 'a.b'" or, for a type that is not inside any field, "type".
 std::string Where(const std::string& path) { return path.empty() ? "type" : "field '" + path + "'"; }
 
@@ -50,7 +46,7 @@ Result<NestedField> ParseStructField(const json& j, const std::string& parent, i
   NestedField f;
   // The name comes first so that every later message can say which field is wrong.
   FLOE_ASSIGN_OR_RETURN(f.name, ja::RequireString(j, "name", In(placeholder)));
-  const std::string path = Join(parent, f.name);
+  const std::string path = JoinFieldPath(parent, f.name);
   const std::string where = Where(path);
   FLOE_ASSIGN_OR_RETURN(f.id, ParseId(j, "id", where));
   FLOE_ASSIGN_OR_RETURN(f.required, ja::RequireBool(j, "required", In(where)));
@@ -75,7 +71,7 @@ Result<std::vector<NestedField>> ParseFields(const json& j, const std::string& p
 }
 
 Result<TypePtr> ParseList(const json& j, const std::string& path, int depth) {
-  const std::string element_path = Join(path, "element");
+  const std::string element_path = JoinFieldPath(path, "element");
   NestedField element;
   FLOE_ASSIGN_OR_RETURN(element.id, ParseId(j, "element-id", Where(path)));
   FLOE_ASSIGN_OR_RETURN(element.required, ja::RequireBool(j, "element-required", In(Where(path))));
@@ -88,11 +84,11 @@ Result<TypePtr> ParseMap(const json& j, const std::string& path, int depth) {
   NestedField key, value;
   FLOE_ASSIGN_OR_RETURN(key.id, ParseId(j, "key-id", Where(path)));
   FLOE_ASSIGN_OR_RETURN(const json* key_type, ja::Require(j, "key", In(Where(path))));
-  FLOE_ASSIGN_OR_RETURN(key.type, ParseType(*key_type, Join(path, "key"), depth + 1));
+  FLOE_ASSIGN_OR_RETURN(key.type, ParseType(*key_type, JoinFieldPath(path, "key"), depth + 1));
   FLOE_ASSIGN_OR_RETURN(value.id, ParseId(j, "value-id", Where(path)));
   FLOE_ASSIGN_OR_RETURN(value.required, ja::RequireBool(j, "value-required", In(Where(path))));
   FLOE_ASSIGN_OR_RETURN(const json* value_type, ja::Require(j, "value", In(Where(path))));
-  FLOE_ASSIGN_OR_RETURN(value.type, ParseType(*value_type, Join(path, "value"), depth + 1));
+  FLOE_ASSIGN_OR_RETURN(value.type, ParseType(*value_type, JoinFieldPath(path, "value"), depth + 1));
   return Type::Map(std::move(key), std::move(value));
 }
 

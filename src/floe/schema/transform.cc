@@ -11,13 +11,13 @@
 namespace floe::schema {
 namespace {
 
-struct Named {
+struct NamedTransform {
   const char* name;
   TransformKind kind;
   bool has_param;
 };
 
-constexpr Named kTransforms[] = {
+constexpr NamedTransform kTransforms[] = {
     {"identity", TransformKind::kIdentity, false}, {"bucket", TransformKind::kBucket, true},
     {"truncate", TransformKind::kTruncate, true},  {"year", TransformKind::kYear, false},
     {"month", TransformKind::kMonth, false},       {"day", TransformKind::kDay, false},

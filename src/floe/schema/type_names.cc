@@ -9,13 +9,13 @@
 namespace floe::schema {
 namespace {
 
-struct Named {
+struct NamedPrimitive {
   const char* name;
   TypeId id;
 };
 
 // The parameterless types, spelled as in the spec (and as written back).
-constexpr Named kPrimitives[] = {
+constexpr NamedPrimitive kPrimitives[] = {
     {"boolean", TypeId::kBoolean},         {"int", TypeId::kInt},
     {"long", TypeId::kLong},               {"float", TypeId::kFloat},
     {"double", TypeId::kDouble},           {"date", TypeId::kDate},

@@ -12,11 +12,6 @@ namespace {
 
 using nlohmann::json;
 
-HttpResponse NoStore(HttpResponse response) {
-  response.headers["Cache-Control"] = "no-store";
-  return response;
-}
-
 HttpResponse Answer(const Result<json>& result) {
   if (result.ok()) return NoStore(JsonResponse(200, result->dump(-1, ' ', false, json::error_handler_t::replace)));
   const Status& st = result.status();

@@ -13,12 +13,6 @@ namespace {
 
 using nlohmann::json;
 
-// Status and metrics change from one request to the next; a proxy must not serve old ones.
-HttpResponse NoStore(HttpResponse response) {
-  response.headers["Cache-Control"] = "no-store";
-  return response;
-}
-
 // Topic names and error reasons come from outside (Kafka, decoders) and may not be UTF-8;
 // replacing bad bytes keeps /status answering instead of throwing on dump().
 std::string DumpLenient(const json& body) { return body.dump(-1, ' ', false, json::error_handler_t::replace); }

@@ -37,12 +37,6 @@ HttpResponse BadRequest(const std::string& message) {
   return {400, "application/json", ErrorBody(400, "BadRequestException", message), {}};
 }
 
-struct RouteEntry {
-  std::string method;
-  std::regex pattern;
-  HttpHandler handler;
-};
-
 }  // namespace
 
 std::string HttpRequest::Header(const std::string& lower_name) const {
@@ -62,6 +56,14 @@ std::unique_ptr<httplib::Server> MakeServer(const HttpServerOptions& options) {
 }
 
 struct HttpServer::Impl {
+  // A member type, not one of the anonymous namespace: Impl (declared in the header) has
+  // external linkage.
+  struct RouteEntry {
+    std::string method;
+    std::regex pattern;
+    HttpHandler handler;
+  };
+
   explicit Impl(const HttpServerOptions& options)
       : deadlines(options.request_timeout), owned(MakeServer(options)), server(*owned) {}
   RequestDeadlines deadlines;  // outlives the server, whose task queue uses it

@@ -19,7 +19,7 @@ namespace {
 using nlohmann::json;
 
 // RFC 6749 §5.1: token answers must not be cached.
-HttpResponse NoStore(HttpResponse response) {
+HttpResponse NoStoreNoCache(HttpResponse response) {
   response.headers["Cache-Control"] = "no-store";
   response.headers["Pragma"] = "no-cache";
   return response;
@@ -27,7 +27,8 @@ HttpResponse NoStore(HttpResponse response) {
 
 // The spec's OAuthError: {"error": <RFC 6749 §5.2 code>, "error_description": …}.
 HttpResponse OAuthError(int status, const std::string& error, const std::string& description) {
-  auto response = NoStore(JsonResponse(status, json({{"error", error}, {"error_description", description}}).dump()));
+  auto response =
+      NoStoreNoCache(JsonResponse(status, json({{"error", error}, {"error_description", description}}).dump()));
   if (status == 401) response.headers["WWW-Authenticate"] = "Basic realm=\"floe-catalog\"";
   return response;
 }
@@ -181,7 +182,7 @@ HttpResponse TokenIssuer::TokenEndpoint(const HttpRequest& request) {
                {"token_type", "bearer"},
                {"expires_in", ttl.count()},
                {"issued_token_type", "urn:ietf:params:oauth:token-type:access_token"}};
-  return NoStore(JsonResponse(200, body.dump()));
+  return NoStoreNoCache(JsonResponse(200, body.dump()));
 }
 
 std::optional<Scope> TokenIssuer::Authorize(const HttpRequest& request) {

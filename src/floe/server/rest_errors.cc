@@ -28,6 +28,11 @@ HttpResponse ErrorFromStatus(const Status& status, const std::string& not_found_
 
 HttpResponse JsonResponse(int code, const std::string& body) { return {code, "application/json", body, {}}; }
 
+HttpResponse NoStore(HttpResponse response) {
+  response.headers["Cache-Control"] = "no-store";
+  return response;
+}
+
 HttpResponse Forbidden(const Status& status) { return ErrorResponse(403, "ForbiddenException", status.message()); }
 
 }  // namespace floe::server

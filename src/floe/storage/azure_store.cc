@@ -9,14 +9,14 @@
 namespace floe::storage {
 namespace {
 
-struct Registry {
+struct AzureRegistry {
   std::mutex mutex;
   std::optional<AzureStorageConfig> config;
   std::shared_ptr<const AzureStore> store;  // built on first use
 };
 
-Registry& TheRegistry() {
-  static auto* registry = new Registry();  // never destroyed: stores may be used during exit
+AzureRegistry& TheAzureRegistry() {
+  static auto* registry = new AzureRegistry();  // never destroyed: stores may be used during exit
   return *registry;
 }
 
@@ -99,14 +99,14 @@ std::string DescribeAzureCredentials(const AzureStorageConfig& c) {
 }
 
 void ConfigureAzureStore(const StorageConfig& config) {
-  Registry& r = TheRegistry();
+  AzureRegistry& r = TheAzureRegistry();
   std::lock_guard lock(r.mutex);
   r.config = config.azure;
   r.store.reset();
 }
 
 Result<std::shared_ptr<const AzureStore>> SharedAzureStore(const std::string& uri_account) {
-  Registry& r = TheRegistry();
+  AzureRegistry& r = TheAzureRegistry();
   std::lock_guard lock(r.mutex);
   if (r.store) {
     if (!uri_account.empty() && uri_account != r.store->config.account) {

@@ -33,13 +33,13 @@ struct Grant {
   std::shared_ptr<const S3Store> store;  // built on first use
 };
 
-struct Registry {
+struct GrantRegistry {
   std::mutex mutex;
   std::map<std::string, Grant> grants;  // by prefix, normalized without a trailing '/'
 };
 
-Registry& TheRegistry() {
-  static auto* registry = new Registry();  // never destroyed: used by the at-exit finalizer
+GrantRegistry& TheGrantRegistry() {
+  static auto* registry = new GrantRegistry();  // never destroyed: used by the at-exit finalizer
   return *registry;
 }
 
@@ -114,7 +114,7 @@ Status Delegate(const void* owner, const std::vector<DelegatedAccess>& grants, D
     grant.expires_at = ExpiresAt(grant.properties);
     incoming[prefix] = std::move(grant);
   }
-  Registry& r = TheRegistry();
+  GrantRegistry& r = TheGrantRegistry();
   std::lock_guard lock(r.mutex);
   for (auto& [prefix, grant] : incoming) {
     auto it = r.grants.find(prefix);
@@ -135,19 +135,19 @@ Status Delegate(const void* owner, const std::vector<DelegatedAccess>& grants, D
 }
 
 void RevokeDelegations(const void* owner) {
-  Registry& r = TheRegistry();
+  GrantRegistry& r = TheGrantRegistry();
   std::lock_guard lock(r.mutex);
   std::erase_if(r.grants, [owner](const auto& entry) { return entry.second.owner == owner; });
 }
 
 void DropDelegatedStores() {
-  Registry& r = TheRegistry();
+  GrantRegistry& r = TheGrantRegistry();
   std::lock_guard lock(r.mutex);
   r.grants.clear();
 }
 
 Result<std::shared_ptr<const S3Store>> S3StoreForUri(const std::string& uri) {
-  Registry& r = TheRegistry();
+  GrantRegistry& r = TheGrantRegistry();
   for (int attempt = 0; attempt < 2; ++attempt) {
     std::string prefix;
     std::map<std::string, std::string> properties;

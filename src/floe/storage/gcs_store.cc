@@ -10,14 +10,14 @@
 namespace floe::storage {
 namespace {
 
-struct Registry {
+struct GcsRegistry {
   std::mutex mutex;
   std::optional<GcsStorageConfig> config;
   std::shared_ptr<const GcsStore> store;  // built on first use
 };
 
-Registry& TheRegistry() {
-  static auto* registry = new Registry();  // never destroyed: stores may be used during exit
+GcsRegistry& TheGcsRegistry() {
+  static auto* registry = new GcsRegistry();  // never destroyed: stores may be used during exit
   return *registry;
 }
 
@@ -72,14 +72,14 @@ std::string DescribeGcsCredentials(const GcsStorageConfig& c) {
 }
 
 void ConfigureGcsStore(const StorageConfig& config) {
-  Registry& r = TheRegistry();
+  GcsRegistry& r = TheGcsRegistry();
   std::lock_guard lock(r.mutex);
   r.config = config.gcs;
   r.store.reset();
 }
 
 Result<std::shared_ptr<const GcsStore>> SharedGcsStore() {
-  Registry& r = TheRegistry();
+  GcsRegistry& r = TheGcsRegistry();
   std::lock_guard lock(r.mutex);
   if (r.store) return r.store;
   auto store = std::make_shared<GcsStore>();

@@ -14,23 +14,23 @@ namespace {
 
 constexpr int kS3MaxAttempts = 8;  // tries per request, with the SDK's exponential backoff and jitter
 
-struct Registry {
+struct S3Registry {
   std::mutex mutex;
   StorageConfig config;
   std::shared_ptr<const S3Store> s3;  // built on first use
   bool initialized = false;           // arrow::fs::InitializeS3 ran
 };
 
-Registry& TheRegistry() {
+S3Registry& TheS3Registry() {
   // Never destroyed: the at-exit finalizer below may run after static destructors would.
-  static auto* registry = new Registry();
+  static auto* registry = new S3Registry();
   return *registry;
 }
 
 // Arrow requires FinalizeS3 before the process ends (else the AWS SDK crashes or leaks at
 // exit); the store is dropped first so no S3 client outlives the SDK.
 void FinalizeAtExit() {
-  Registry& r = TheRegistry();
+  S3Registry& r = TheS3Registry();
   std::lock_guard lock(r.mutex);
   r.s3.reset();
   DropDelegatedStores();
@@ -40,7 +40,7 @@ void FinalizeAtExit() {
 // FinalizeAtExit is registered once, after Arrow built its first S3 client (SharedS3Store).
 std::once_flag g_finalizer_registered;
 
-Status InitializeOnce(Registry& r) {
+Status InitializeOnce(S3Registry& r) {
   if (r.initialized) return Status::OK();
   auto options = arrow::fs::S3GlobalOptions::Defaults();
   FLOE_RETURN_IF_ARROW_ERROR(arrow::fs::InitializeS3(options));
@@ -109,7 +109,7 @@ std::string DescribeCredentials(const S3StorageConfig& config) {
 }
 
 Status ConfigureS3Store(const StorageConfig& config) {
-  Registry& r = TheRegistry();
+  S3Registry& r = TheS3Registry();
   std::lock_guard lock(r.mutex);
   r.config = config;
   r.s3.reset();
@@ -120,7 +120,8 @@ Status ConfigureS3Store(const StorageConfig& config) {
 namespace {
 
 // Builds a store for `config`; the registry's mutex is held.
-Result<std::shared_ptr<const S3Store>> BuildStore(Registry& r, const S3StorageConfig& config, const std::string& what) {
+Result<std::shared_ptr<const S3Store>> BuildStore(S3Registry& r, const S3StorageConfig& config,
+                                                  const std::string& what) {
   FLOE_RETURN_IF_ERROR(InitializeOnce(r));
   auto store = std::make_shared<S3Store>();
   store->config = config;
@@ -142,7 +143,7 @@ Result<std::shared_ptr<const S3Store>> BuildStore(Registry& r, const S3StorageCo
 }  // namespace
 
 Result<std::shared_ptr<const S3Store>> SharedS3Store() {
-  Registry& r = TheRegistry();
+  S3Registry& r = TheS3Registry();
   std::lock_guard lock(r.mutex);
   if (r.s3) return r.s3;
   FLOE_ASSIGN_OR_RETURN(r.s3, BuildStore(r, r.config.s3.value_or(S3StorageConfig{}), "storage.s3"));
@@ -150,19 +151,19 @@ Result<std::shared_ptr<const S3Store>> SharedS3Store() {
 }
 
 S3StorageConfig ConfiguredS3Settings() {
-  Registry& r = TheRegistry();
+  S3Registry& r = TheS3Registry();
   std::lock_guard lock(r.mutex);
   return r.config.s3.value_or(S3StorageConfig{});
 }
 
 Result<std::shared_ptr<const S3Store>> MakeS3Store(const S3StorageConfig& config, const std::string& what) {
-  Registry& r = TheRegistry();
+  S3Registry& r = TheS3Registry();
   std::lock_guard lock(r.mutex);
   return BuildStore(r, config, what);
 }
 
 Result<std::pair<arrow::fs::S3Options, std::string>> AwsOptionsAndRegion(const S3StorageConfig& config) {
-  Registry& r = TheRegistry();
+  S3Registry& r = TheS3Registry();
   std::lock_guard lock(r.mutex);
   FLOE_RETURN_IF_ERROR(InitializeOnce(r));
   FLOE_ASSIGN_OR_RETURN(auto options, MakeS3Options(config));

@@ -7,12 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "arrow_test_util.h"
 #include "container_test_util.h"
 #include "floe/avro/container_file.h"
 
 namespace floe::avro {
 namespace {
 
+using testing::BinaryAt;
 using testing::CountBlocks;
 using testing::ExpectJsonArray;
 using testing::ReadTestFile;
@@ -92,11 +94,6 @@ std::map<std::string, std::string> ExpectedColumns() {
   std::map<std::string, std::string> out;
   for (const auto& [name, values] : c) out[name] = Join(values);
   return out;
-}
-
-std::string_view BinaryAt(const arrow::Array& a, std::int64_t i) {
-  if (a.type_id() == arrow::Type::FIXED_SIZE_BINARY) return static_cast<const arrow::FixedSizeBinaryArray&>(a).GetView(i);
-  return static_cast<const arrow::BinaryArray&>(a).GetView(i);
 }
 
 TEST(AvroContainerGolden, FilesOfOtherImplementationsDecodeToTheirRows) {

@@ -11,12 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "arrow_test_util.h"
 #include "avro_test_encoder.h"
 #include "floe/avro/datum_decoder.h"
 
 namespace floe::avro {
 namespace {
 
+using testing::BinaryAt;
 using testing::FromHex;
 
 constexpr const char* kSchema = R"({"type": "record", "name": "All", "namespace": "floe.test", "fields": [
@@ -50,7 +52,7 @@ constexpr const char* kSchema = R"({"type": "record", "name": "All", "namespace"
   {"name": "dur", "type": {"type": "fixed", "name": "Dur", "size": 12, "logicalType": "duration"}},
   {"name": "nested", "type": {"type": "array", "items": {"type": "map", "values": ["null", "Point"]}}}]})";
 
-const std::vector<std::string>& Datums() {
+const std::vector<std::string>& GoldenDatums() {
   static const std::vector<std::string> datums = {
     // row 0
     "01ff880f82808080808080200000c03f00000000000002c00800ff61621468c3a96c6c6f20e2988304deadbeef060203"
@@ -115,17 +117,12 @@ const std::map<std::string, std::vector<std::string>>& ExpectedBinary() {
   return expected;
 }
 
-std::string_view BinaryAt(const arrow::Array& a, std::int64_t i) {
-  if (a.type_id() == arrow::Type::FIXED_SIZE_BINARY) return static_cast<const arrow::FixedSizeBinaryArray&>(a).GetView(i);
-  return static_cast<const arrow::BinaryArray&>(a).GetView(i);
-}
-
 TEST(AvroGoldenDatums, DecodeEveryTypeWrittenByTheReferenceImplementation) {
   auto schema = ParseSchema(kSchema);
   ASSERT_TRUE(schema.ok()) << schema.status().ToString();
   auto decoder = RecordBatchDecoder::Make(*schema);
   ASSERT_TRUE(decoder.ok()) << decoder.status().ToString();
-  for (const auto& hex : Datums()) {
+  for (const auto& hex : GoldenDatums()) {
     Status st = decoder->Append(FromHex(hex));
     ASSERT_TRUE(st.ok()) << st.ToString();
   }
@@ -159,7 +156,7 @@ TEST(AvroGoldenDatums, DecodeEveryTypeWrittenByTheReferenceImplementation) {
 TEST(AvroGoldenDatums, EveryTruncationIsAnError) {
   auto decoder = RecordBatchDecoder::Make(*ParseSchema(kSchema));
   ASSERT_TRUE(decoder.ok());
-  for (const auto& hex : Datums()) {
+  for (const auto& hex : GoldenDatums()) {
     const std::string full = FromHex(hex);
     for (std::size_t n = 0; n < full.size(); ++n) {
       std::vector<std::uint8_t> prefix(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n));

@@ -10,10 +10,11 @@
 namespace floe {
 namespace {
 
-constexpr const char* kBase = "kafka: {bootstrap_servers: b}\nwarehouse: /w\n";  // topics are value: bytes (no registry)
+// No schema_registry: the topics below are value: bytes.
+constexpr const char* kLimitsBase = "kafka: {bootstrap_servers: b}\nwarehouse: /w\n";
 
 TEST(ConfigLimits, Defaults) {
-  auto c = ParseConfig(std::string(kBase) + "topics: [{name: t, value: bytes}]\n", "f.yaml");
+  auto c = ParseConfig(std::string(kLimitsBase) + "topics: [{name: t, value: bytes}]\n", "f.yaml");
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   EXPECT_EQ(c->topics[0].max_record_size, 32LL << 20);
   EXPECT_EQ(c->catalog.max_request_size, 16LL << 20);
@@ -21,7 +22,7 @@ TEST(ConfigLimits, Defaults) {
 }
 
 TEST(ConfigLimits, DefaultsAndTopicsOverride) {
-  auto c = ParseConfig(std::string(kBase) +
+  auto c = ParseConfig(std::string(kLimitsBase) +
                            "defaults: {max_record_size: 1MiB}\n"
                            "catalog: {max_request_size: 64KiB, request_timeout: 2s}\n"
                            "topics: [{name: a, value: bytes}, {name: b, value: bytes, max_record_size: 200MB}]\n",
@@ -38,19 +39,19 @@ TEST(ConfigLimits, LowerBoundsAndUnits) {
                           "topics: [{name: a, value: bytes, max_record_size: 10}]\n",
                           "catalog: {max_request_size: 10B}\ntopics: [{name: a, value: bytes}]\n",
                           "catalog: {request_timeout: 5ms}\ntopics: [{name: a, value: bytes}]\n"}) {
-    auto c = ParseConfig(std::string(kBase) + bad, "f.yaml");
+    auto c = ParseConfig(std::string(kLimitsBase) + bad, "f.yaml");
     EXPECT_FALSE(c.ok()) << bad;
   }
 }
 
 TEST(ConfigLimits, AllowedLocationsArePathsOrUris) {
-  auto c = ParseConfig(std::string(kBase) +
+  auto c = ParseConfig(std::string(kLimitsBase) +
                            "catalog: {allowed_locations: [/data/lake, 's3://other/tables']}\n"
                            "topics: [{name: a, value: bytes}]\n",
                        "f.yaml");
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   EXPECT_EQ(c->catalog.allowed_locations, (std::vector<std::string>{"/data/lake", "s3://other/tables"}));
-  auto bad = ParseConfig(std::string(kBase) + "catalog: {allowed_locations: [data/lake]}\ntopics: [{name: a, value: bytes}]\n",
+  auto bad = ParseConfig(std::string(kLimitsBase) + "catalog: {allowed_locations: [data/lake]}\ntopics: [{name: a, value: bytes}]\n",
                          "f.yaml");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("catalog.allowed_locations[0]"), std::string::npos) << bad.status().message();

@@ -7,17 +7,19 @@
 namespace floe {
 namespace {
 
-constexpr const char* kBase = R"yaml(kafka:
+constexpr const char* kMaintenanceBase = R"yaml(kafka:
   bootstrap_servers: "localhost:9092"
 warehouse: "file:///tmp/wh"
 defaults:
   target_file_size: 64MiB
 )yaml";
 
-Result<FloeConfig> Parse(const std::string& rest) { return ParseConfig(std::string(kBase) + rest, "floe.yaml"); }
+Result<FloeConfig> ParseMaintenance(const std::string& rest) {
+  return ParseConfig(std::string(kMaintenanceBase) + rest, "floe.yaml");
+}
 
 TEST(MaintenanceConfig, DefaultsWhenAbsent) {
-  auto c = Parse("topics:\n  - name: orders\n    value: json\n");
+  auto c = ParseMaintenance("topics:\n  - name: orders\n    value: json\n");
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   const MaintenanceConfig& m = c->topics[0].maintenance;
   EXPECT_TRUE(m.enabled);
@@ -32,7 +34,7 @@ TEST(MaintenanceConfig, DefaultsWhenAbsent) {
 }
 
 TEST(MaintenanceConfig, TopicOverridesKeyByKey) {
-  auto c = Parse(R"yaml(maintenance:
+  auto c = ParseMaintenance(R"yaml(maintenance:
   interval: 30s
   snapshot_retention: 2d
   min_snapshots: 3
@@ -71,7 +73,7 @@ topics:
 }
 
 TEST(MaintenanceConfig, ReportsEveryBrokenRule) {
-  auto c = Parse(R"yaml(maintenance:
+  auto c = ParseMaintenance(R"yaml(maintenance:
   interval: 100ms
   orphan_age: 10m
   min_snapshots: 0
@@ -99,7 +101,7 @@ topics:
 }
 
 TEST(MaintenanceConfig, OrphanAgeLeavesCommitsTimeToLand) {
-  auto c = Parse(R"yaml(maintenance: {orphan_age: 1h}
+  auto c = ParseMaintenance(R"yaml(maintenance: {orphan_age: 1h}
 topics:
   - name: orders
     value: json

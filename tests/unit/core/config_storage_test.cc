@@ -4,26 +4,21 @@
 
 #include <cstdio>
 
+#include "config_test_util.h"
 #include "floe/core/config.h"
 
 namespace floe {
 namespace {
 
-std::string Config(const std::string& storage, const std::string& warehouse = "s3://acme-lake/floe") {
+std::string StorageYaml(const std::string& storage, const std::string& warehouse = "s3://acme-lake/floe") {
   return "kafka: {bootstrap_servers: \"localhost:9092\"}\nwarehouse: \"" + warehouse +
          "\"\ncatalog: {uri: \"sqlite:///tmp/c.db\"}\n" + storage + "topics:\n  - name: orders\n    value: string\n";
-}
-
-std::string Errors(const std::string& yaml) {
-  auto r = ParseConfig(yaml, "floe.yaml");
-  EXPECT_FALSE(r.ok()) << "expected errors for:\n" << yaml;
-  return r.ok() ? "" : r.status().message();
 }
 
 TEST(ConfigStorage, S3WithStaticKeysFromReferences) {
   ::setenv("FLOE_TEST_AWS_KEY", "AKIAEXAMPLE", 1);
   ::setenv("FLOE_TEST_AWS_SECRET", "wJalrXUtnFEMI", 1);
-  auto r = ParseConfig(Config(R"(storage:
+  auto r = ParseConfig(StorageYaml(R"(storage:
   s3:
     region: us-east-1
     endpoint: "http://127.0.0.1:8333"
@@ -49,7 +44,7 @@ TEST(ConfigStorage, S3WithStaticKeysFromReferences) {
 }
 
 TEST(ConfigStorage, DefaultChainWithRole) {
-  auto r = ParseConfig(Config(R"(storage:
+  auto r = ParseConfig(StorageYaml(R"(storage:
   s3:
     role_arn: "arn:aws:iam::123456789012:role/floe-writer"
     external_id: acme
@@ -62,34 +57,34 @@ TEST(ConfigStorage, DefaultChainWithRole) {
 }
 
 TEST(ConfigStorage, UnknownKeysSuggestTheRightOne) {
-  const std::string e = Errors(Config("storage:\n  s3:\n    regoin: us-east-1\n    pathstyle: true\n"));
+  const std::string e = ConfigErrors(StorageYaml("storage:\n  s3:\n    regoin: us-east-1\n    pathstyle: true\n"));
   EXPECT_NE(e.find("storage.s3.regoin: unknown key (did you mean 'region'?)"), std::string::npos) << e;
   EXPECT_NE(e.find("did you mean 'path_style'?"), std::string::npos) << e;
-  EXPECT_NE(Errors(Config("storag:\n  s3: {}\n")).find("did you mean 'storage'?"), std::string::npos);
+  EXPECT_NE(ConfigErrors(StorageYaml("storag:\n  s3: {}\n")).find("did you mean 'storage'?"), std::string::npos);
 }
 
 TEST(ConfigStorage, RulesBetweenFields) {
-  EXPECT_NE(Errors(Config("storage:\n  s3:\n    credentials: static\n")).find("storage.s3.access_key_id: required"),
+  EXPECT_NE(ConfigErrors(StorageYaml("storage:\n  s3:\n    credentials: static\n")).find("storage.s3.access_key_id: required"),
             std::string::npos);
-  EXPECT_NE(Errors(Config("storage:\n  s3:\n    access_key_id: x\n")).find("only with credentials: static"),
+  EXPECT_NE(ConfigErrors(StorageYaml("storage:\n  s3:\n    access_key_id: x\n")).find("only with credentials: static"),
             std::string::npos);
-  EXPECT_NE(Errors(Config("storage:\n  s3:\n    endpoint: \"localhost:9000\"\n")).find("http:// or https://"),
+  EXPECT_NE(ConfigErrors(StorageYaml("storage:\n  s3:\n    endpoint: \"localhost:9000\"\n")).find("http:// or https://"),
             std::string::npos);
-  EXPECT_NE(Errors(Config("storage:\n  s3:\n    path_style: true\n")).find("needs an endpoint"), std::string::npos);
-  EXPECT_NE(Errors(Config("storage:\n  s3:\n    external_id: x\n")).find("only with role_arn"), std::string::npos);
-  EXPECT_NE(Errors(Config("storage:\n  s3:\n    sse: {type: aws:kms, kms_key_id: k}\n")).find("not supported yet"),
+  EXPECT_NE(ConfigErrors(StorageYaml("storage:\n  s3:\n    path_style: true\n")).find("needs an endpoint"), std::string::npos);
+  EXPECT_NE(ConfigErrors(StorageYaml("storage:\n  s3:\n    external_id: x\n")).find("only with role_arn"), std::string::npos);
+  EXPECT_NE(ConfigErrors(StorageYaml("storage:\n  s3:\n    sse: {type: aws:kms, kms_key_id: k}\n")).find("not supported yet"),
             std::string::npos);
-  EXPECT_NE(Errors(Config("storage:\n  s3:\n    credentials: sometimes\n")).find("is not one of: default, static"),
+  EXPECT_NE(ConfigErrors(StorageYaml("storage:\n  s3:\n    credentials: sometimes\n")).find("is not one of: default, static"),
             std::string::npos);
-  EXPECT_NE(Errors(Config("storage:\n  s3: {}\n", "/tmp/wh")).find("is not an s3:// URI"), std::string::npos);
+  EXPECT_NE(ConfigErrors(StorageYaml("storage:\n  s3: {}\n", "/tmp/wh")).find("is not an s3:// URI"), std::string::npos);
 }
 
 TEST(ConfigStorage, Gcs) {
   ::setenv("FLOE_TEST_GCS_PROJECT", "acme-project", 1);
-  auto r = ParseConfig(Config("storage:\n  gcs:\n    endpoint: \"http://127.0.0.1:4443\"\n"
-                              "    credentials: service_account_file\n    service_account_file: /run/secrets/gcs.json\n"
-                              "    project_id: \"${env:FLOE_TEST_GCS_PROJECT}\"\n",
-                              "gs://acme-lake/floe"),
+  auto r = ParseConfig(StorageYaml("storage:\n  gcs:\n    endpoint: \"http://127.0.0.1:4443\"\n"
+                                   "    credentials: service_account_file\n    service_account_file: /run/secrets/gcs.json\n"
+                                   "    project_id: \"${env:FLOE_TEST_GCS_PROJECT}\"\n",
+                                   "gs://acme-lake/floe"),
                        "floe.yaml");
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_TRUE(r->storage.gcs.has_value());
@@ -97,14 +92,14 @@ TEST(ConfigStorage, Gcs) {
   EXPECT_EQ(r->storage.gcs->credentials, GcsCredentialsKind::kServiceAccountFile);
   EXPECT_EQ(r->storage.gcs->service_account_file, "/run/secrets/gcs.json");
   EXPECT_EQ(r->storage.gcs->project_id, "acme-project");
-  auto anon = ParseConfig(Config("storage:\n  gcs: {credentials: anonymous}\n", "gs://b/wh"), "floe.yaml");
+  auto anon = ParseConfig(StorageYaml("storage:\n  gcs: {credentials: anonymous}\n", "gs://b/wh"), "floe.yaml");
   ASSERT_TRUE(anon.ok()) << anon.status().ToString();
   EXPECT_EQ(anon->storage.gcs->credentials, GcsCredentialsKind::kAnonymous);
 }
 
 TEST(ConfigStorage, GcsRulesBetweenFields) {
   auto errors = [](const std::string& gcs, const std::string& warehouse = "gs://b/wh") {
-    return Errors(Config("storage:\n  gcs: " + gcs + "\n", warehouse));
+    return ConfigErrors(StorageYaml("storage:\n  gcs: " + gcs + "\n", warehouse));
   };
   EXPECT_NE(errors("{credentials: service_account_file}").find("storage.gcs.service_account_file: required"),
             std::string::npos);
@@ -128,10 +123,10 @@ TEST(ConfigStorage, AzureWithAKeyFromAFileAndAReaderSas) {
   std::fputs("c2VjcmV0LWtleQ==\n", f);
   std::fclose(f);
   ::setenv("FLOE_TEST_AZURE_SAS", "?sv=2021-12-02&sp=rl&sig=abc", 1);
-  auto r = ParseConfig(Config("storage:\n  azure:\n    account: acct\n    endpoint: \"http://127.0.0.1:10000/acct\"\n"
-                              "    credentials: key\n    account_key: \"${file:" + key_file + "}\"\n"
-                              "    reader_sas_token: \"${env:FLOE_TEST_AZURE_SAS}\"\n",
-                              kAzureWarehouse),
+  auto r = ParseConfig(StorageYaml("storage:\n  azure:\n    account: acct\n    endpoint: \"http://127.0.0.1:10000/acct\"\n"
+                                   "    credentials: key\n    account_key: \"${file:" + key_file + "}\"\n"
+                                   "    reader_sas_token: \"${env:FLOE_TEST_AZURE_SAS}\"\n",
+                                   kAzureWarehouse),
                        "floe.yaml");
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_TRUE(r->storage.azure.has_value());
@@ -144,20 +139,20 @@ TEST(ConfigStorage, AzureWithAKeyFromAFileAndAReaderSas) {
 }
 
 TEST(ConfigStorage, AzureSasAndDefault) {
-  auto sas = ParseConfig(Config("storage:\n  azure: {account: acct, credentials: sas, sas_token: \"sv=1&sig=x\"}\n",
-                                "az://floe/wh"),
+  auto sas = ParseConfig(StorageYaml("storage:\n  azure: {account: acct, credentials: sas, sas_token: \"sv=1&sig=x\"}\n",
+                                     "az://floe/wh"),
                          "floe.yaml");
   ASSERT_TRUE(sas.ok()) << sas.status().ToString();
   EXPECT_EQ(sas->storage.azure->credentials, AzureCredentialsKind::kSas);
   EXPECT_EQ(sas->storage.azure->sas_token, "sv=1&sig=x");
-  auto def = ParseConfig(Config("storage:\n  azure: {account: acct}\n", kAzureWarehouse), "floe.yaml");
+  auto def = ParseConfig(StorageYaml("storage:\n  azure: {account: acct}\n", kAzureWarehouse), "floe.yaml");
   ASSERT_TRUE(def.ok()) << def.status().ToString();
   EXPECT_EQ(def->storage.azure->credentials, AzureCredentialsKind::kDefault);
 }
 
 TEST(ConfigStorage, AzureRulesBetweenFields) {
   auto errors = [](const std::string& azure, const std::string& warehouse = kAzureWarehouse) {
-    return Errors(Config("storage:\n  azure: " + azure + "\n", warehouse));
+    return ConfigErrors(StorageYaml("storage:\n  azure: " + azure + "\n", warehouse));
   };
   EXPECT_NE(errors("{credentials: key}").find("storage.azure.account: required"), std::string::npos);
   EXPECT_NE(errors("{account: acct, credentials: key}").find("storage.azure.account_key: required"),
@@ -176,7 +171,7 @@ TEST(ConfigStorage, AzureRulesBetweenFields) {
 
 TEST(ConfigStorage, AzureSecretsNeverAppearInErrors) {
   ::setenv("FLOE_TEST_AZURE_KEY", "azure-secret-key", 1);
-  const std::string e = Errors(Config(
+  const std::string e = ConfigErrors(StorageYaml(
       "storage:\n  azure: {account: acct, account_key: \"${env:FLOE_TEST_AZURE_KEY}\"}\n", kAzureWarehouse));
   EXPECT_NE(e.find("only with credentials: key"), std::string::npos) << e;
   EXPECT_EQ(e.find("azure-secret-key"), std::string::npos) << e;
@@ -185,7 +180,7 @@ TEST(ConfigStorage, AzureSecretsNeverAppearInErrors) {
 TEST(ConfigStorage, SecretsNeverAppearInErrors) {
   ::setenv("FLOE_TEST_AWS_SECRET", "wJalrXUtnFEMI", 1);
   ::unsetenv("FLOE_TEST_UNSET_KEY");
-  const std::string e = Errors(Config(R"(storage:
+  const std::string e = ConfigErrors(StorageYaml(R"(storage:
   s3:
     credentials: static
     access_key_id: "${env:FLOE_TEST_UNSET_KEY}"

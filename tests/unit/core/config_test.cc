@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "config_test_util.h"
+
 namespace floe {
 namespace {
 
@@ -35,12 +37,6 @@ topics:
     commit_interval: 1s
 )yaml";
 
-std::string Errors(const std::string& yaml) {
-  auto r = ParseConfig(yaml, "floe.yaml");
-  EXPECT_FALSE(r.ok()) << "expected errors for:\n" << yaml;
-  return r.ok() ? "" : r.status().message();
-}
-
 TEST(Config, ParsesTheDocumentedLayout) {
   auto r = ParseConfig(kValid, "floe.yaml");
   ASSERT_TRUE(r.ok()) << r.status().ToString();
@@ -66,20 +62,20 @@ TEST(Config, ParsesTheDocumentedLayout) {
 }
 
 TEST(Config, UnknownKeyNamesLineAndSuggestsTheRightKey) {
-  const std::string e = Errors("kafka:\n  bootstrap_server: x\nwarehouse: w\ntopics: [{name: t, value: json}]\n");
+  const std::string e = ConfigErrors("kafka:\n  bootstrap_server: x\nwarehouse: w\ntopics: [{name: t, value: json}]\n");
   EXPECT_NE(e.find("floe.yaml:2:3: kafka.bootstrap_server: unknown key (did you mean 'bootstrap_servers'?)"),
             std::string::npos) << e;
   EXPECT_NE(e.find("kafka.bootstrap_servers: required value is missing"), std::string::npos) << e;
 }
 
 TEST(Config, WrongTypeNamesTheKey) {
-  const std::string e = Errors(
+  const std::string e = ConfigErrors(
       "kafka: {bootstrap_servers: x}\nwarehouse: w\ndefaults:\n  commit_interval: 10\ntopics: [{name: t, value: json}]\n");
   EXPECT_NE(e.find("floe.yaml:4:20: defaults.commit_interval: '10' is not a duration"), std::string::npos) << e;
 }
 
 TEST(Config, MissingRequiredSectionsAreAllReported) {
-  const std::string e = Errors("defaults: {}\n");
+  const std::string e = ConfigErrors("defaults: {}\n");
   EXPECT_NE(e.find("kafka: required section is missing"), std::string::npos) << e;
   EXPECT_NE(e.find("warehouse: required value is missing"), std::string::npos) << e;
   EXPECT_NE(e.find("topics: required list is missing"), std::string::npos) << e;
@@ -106,7 +102,7 @@ TEST(Config, CatalogServeNeedsOnlyWarehouseAndCatalog) {
 }
 
 TEST(Config, BadChoiceListsTheAllowedValues) {
-  const std::string e = Errors("kafka: {bootstrap_servers: x}\nwarehouse: w\ntopics:\n  - name: t\n    value: avor\n");
+  const std::string e = ConfigErrors("kafka: {bootstrap_servers: x}\nwarehouse: w\ntopics:\n  - name: t\n    value: avor\n");
   EXPECT_NE(e.find("topics[0].value: 'avor' is not one of: auto, avro, protobuf, json_schema, json, string, bytes "
                    "(did you mean 'avro'?)"),
             std::string::npos) << e;
@@ -125,47 +121,47 @@ TEST(Config, ValueFormatDefaultsToAutoWithARegistryAndAvroWithout) {
 }
 
 TEST(Config, RegistryFormatsNeedARegistry) {
-  const std::string e = Errors("kafka: {bootstrap_servers: x}\nwarehouse: w\ntopics:\n  - name: t\n    value: avro\n");
+  const std::string e = ConfigErrors("kafka: {bootstrap_servers: x}\nwarehouse: w\ntopics:\n  - name: t\n    value: avro\n");
   EXPECT_NE(e.find("topics[0]: uses a Schema Registry format but no schema_registry.url is configured"),
             std::string::npos) << e;
 }
 
 TEST(Config, TopicRules) {
   const std::string base = "kafka: {bootstrap_servers: x}\nwarehouse: w\ntopics:\n";
-  EXPECT_NE(Errors(base + "  - {value: json}\n").find("exactly one of 'name'"), std::string::npos);
-  EXPECT_NE(Errors(base + "  - {name: a, pattern: b, value: json}\n").find("exactly one of 'name'"), std::string::npos);
-  EXPECT_NE(Errors(base + "  - {pattern: '([', value: json}\n").find("not a valid regular expression"),
+  EXPECT_NE(ConfigErrors(base + "  - {value: json}\n").find("exactly one of 'name'"), std::string::npos);
+  EXPECT_NE(ConfigErrors(base + "  - {name: a, pattern: b, value: json}\n").find("exactly one of 'name'"), std::string::npos);
+  EXPECT_NE(ConfigErrors(base + "  - {pattern: '([', value: json}\n").find("not a valid regular expression"),
             std::string::npos);
-  EXPECT_NE(Errors(base + "  - {name: a, value: json, error_mode: dlq}\n").find("no dlq_topic"), std::string::npos);
-  EXPECT_NE(Errors(base + "  - {name: a, value: json, partition_by: ['day(']}\n").find("not a column or a transform"),
+  EXPECT_NE(ConfigErrors(base + "  - {name: a, value: json, error_mode: dlq}\n").find("no dlq_topic"), std::string::npos);
+  EXPECT_NE(ConfigErrors(base + "  - {name: a, value: json, partition_by: ['day(']}\n").find("not a column or a transform"),
             std::string::npos);
-  EXPECT_NE(Errors(base + "  - {name: a, value: json, sort_by: ['amount downwards']}\n")
+  EXPECT_NE(ConfigErrors(base + "  - {name: a, value: json, sort_by: ['amount downwards']}\n")
                 .find("optionally followed by asc or desc"),
             std::string::npos);
-  EXPECT_NE(Errors(base + "  - {name: a, value: json}\n  - {name: b, table: kafka.a, value: json}\n")
+  EXPECT_NE(ConfigErrors(base + "  - {name: a, value: json}\n  - {name: b, table: kafka.a, value: json}\n")
                 .find("already the target of another topic"),
             std::string::npos);
-  EXPECT_NE(Errors(base + "  - {name: a, value: json, target_file_size: 1KiB}\n").find("at least 1MiB"),
+  EXPECT_NE(ConfigErrors(base + "  - {name: a, value: json, target_file_size: 1KiB}\n").find("at least 1MiB"),
             std::string::npos);
-  EXPECT_NE(Errors(base + "  - {name: a, value: json, formats: [iceberg, hudi]}\n").find("'hudi' is not one of"),
+  EXPECT_NE(ConfigErrors(base + "  - {name: a, value: json, formats: [iceberg, hudi]}\n").find("'hudi' is not one of"),
             std::string::npos);
 }
 
 TEST(Config, InvalidYamlReportsPosition) {
-  const std::string e = Errors("kafka: [unclosed\n");
+  const std::string e = ConfigErrors("kafka: [unclosed\n");
   EXPECT_NE(e.find("floe.yaml:"), std::string::npos) << e;
   EXPECT_NE(e.find("not valid YAML"), std::string::npos) << e;
 }
 
 TEST(Config, ListenAddressesAreChecked) {
   const std::string e =
-      Errors("kafka: {bootstrap_servers: x}\nwarehouse: w\nadmin: {listen: '8180'}\ntopics: [{name: t, value: json}]\n");
+      ConfigErrors("kafka: {bootstrap_servers: x}\nwarehouse: w\nadmin: {listen: '8180'}\ntopics: [{name: t, value: json}]\n");
   EXPECT_NE(e.find("admin.listen: '8180' is not host:port"), std::string::npos) << e;
 }
 
 TEST(Config, RestCatalogNeedsUri) {
   const std::string e =
-      Errors("kafka: {bootstrap_servers: x}\nwarehouse: w\ncatalog: {type: rest}\ntopics: [{name: t, value: json}]\n");
+      ConfigErrors("kafka: {bootstrap_servers: x}\nwarehouse: w\ncatalog: {type: rest}\ntopics: [{name: t, value: json}]\n");
   EXPECT_NE(e.find("catalog.uri: required value is missing"), std::string::npos) << e;
 }
 

@@ -6,18 +6,18 @@
 namespace floe {
 namespace {
 
-std::string Config(const std::string& s3) {
+std::string VendingYaml(const std::string& s3) {
   return "kafka: {bootstrap_servers: \"localhost:9092\"}\nwarehouse: \"s3://acme-lake/floe\"\n"
          "catalog: {uri: \"sqlite:///tmp/c.db\", vend_credentials: true}\nstorage:\n  s3: " + s3 +
          "\ntopics:\n  - name: orders\n    value: string\n";
 }
 
 TEST(ConfigVendCredentials, NeedsTheRoleItVendsSessionsOf) {
-  auto with_role = ParseConfig(Config("{role_arn: \"arn:aws:iam::123456789012:role/floe\"}"), "floe.yaml");
+  auto with_role = ParseConfig(VendingYaml("{role_arn: \"arn:aws:iam::123456789012:role/floe\"}"), "floe.yaml");
   ASSERT_TRUE(with_role.ok()) << with_role.status().ToString();
   EXPECT_TRUE(with_role->catalog.vend_credentials);
 
-  auto without = ParseConfig(Config("{region: us-east-1}"), "floe.yaml");
+  auto without = ParseConfig(VendingYaml("{region: us-east-1}"), "floe.yaml");
   ASSERT_FALSE(without.ok());
   EXPECT_NE(without.status().message().find("catalog.vend_credentials: needs storage.s3.role_arn"), std::string::npos)
       << without.status().message();

@@ -8,7 +8,7 @@
 namespace floe {
 namespace {
 
-constexpr const char* kBase = R"yaml(kafka:
+constexpr const char* kWorkersBase = R"yaml(kafka:
   bootstrap_servers: "localhost:9092"
 warehouse: "file:///tmp/wh"
 topics:
@@ -16,20 +16,22 @@ topics:
     value: json
 )yaml";
 
-Result<FloeConfig> Parse(const std::string& rest) { return ParseConfig(std::string(kBase) + rest, "floe.yaml"); }
+Result<FloeConfig> ParseWorkers(const std::string& rest) {
+  return ParseConfig(std::string(kWorkersBase) + rest, "floe.yaml");
+}
 
 TEST(WorkersConfig, UnsetMeansTheAvailableCores) {
-  auto c = Parse("");
+  auto c = ParseWorkers("");
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   EXPECT_EQ(c->workers, 0);
 }
 
 TEST(WorkersConfig, TakesAWholeNumberFromOneTo256) {
-  auto c = Parse("workers: 4\n");
+  auto c = ParseWorkers("workers: 4\n");
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   EXPECT_EQ(c->workers, 4);
   for (const char* bad : {"0", "-1", "257", "two", "1.5"}) {
-    auto refused = Parse(std::string("workers: ") + bad + "\n");
+    auto refused = ParseWorkers(std::string("workers: ") + bad + "\n");
     ASSERT_FALSE(refused.ok()) << bad;
     EXPECT_NE(refused.status().message().find("workers"), std::string::npos) << refused.status().message();
     EXPECT_NE(refused.status().message().find("from 1 to 256"), std::string::npos) << refused.status().message();

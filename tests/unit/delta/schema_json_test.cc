@@ -3,16 +3,15 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "field_test_util.h"
+
 namespace floe::delta {
 namespace {
 
 using schema::NestedField;
 using schema::Type;
 using schema::TypeId;
-
-NestedField F(int id, std::string name, schema::TypePtr type, bool required = false) {
-  return NestedField{id, std::move(name), required, std::move(type), "", std::nullopt, std::nullopt};
-}
+using testing::F;
 
 schema::Schema EveryType() {
   schema::Schema s;

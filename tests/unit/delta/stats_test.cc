@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <parquet/metadata.h>
 
+#include "field_test_util.h"
 #include "floe/columnar/parquet_file_writer.h"
 #include "floe/delta/partition_values.h"
 #include "floe/schema/arrow_schema.h"
@@ -16,10 +17,7 @@ namespace {
 
 using schema::Type;
 using schema::TypeId;
-
-schema::NestedField F(int id, std::string name, schema::TypePtr t) {
-  return {id, std::move(name), false, std::move(t), "", std::nullopt, std::nullopt};
-}
+using testing::F;
 
 std::shared_ptr<arrow::Array> Json(const std::shared_ptr<arrow::DataType>& type, const std::string& json) {
   auto array = arrow::json::ArrayFromJSONString(type, json);

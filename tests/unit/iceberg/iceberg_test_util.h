@@ -1,15 +1,18 @@
 #pragma once
-// Shared helpers of the Iceberg unit tests: test data files and small schemas.
+// Shared helpers of the Iceberg unit tests: test data files, small schemas and comparing
+// data files.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "floe/iceberg/data_file.h"
 #include "floe/iceberg/table_metadata.h"
 #include "floe/schema/partition.h"
 #include "floe/schema/types.h"
@@ -49,6 +52,35 @@ inline TableMetadata ParseDataFile(const std::string& name) {
   auto m = ParseTableMetadata(ReadDataFile(name));
   EXPECT_TRUE(m.ok()) << name << ": " << m.status().ToString();
   return m.ok() ? std::move(m).value() : TableMetadata{};
+}
+
+// Bytes from their values ({0x01, 0xff}), for binary literals and bounds.
+inline std::string Bytes(std::initializer_list<int> values) {
+  std::string out;
+  for (int v : values) out.push_back(static_cast<char>(v));
+  return out;
+}
+
+// Every field of a data file as a manifest stores it; `e` is the expected one.
+inline void ExpectSameFile(const DataFile& a, const DataFile& e) {
+  SCOPED_TRACE(e.file_path);
+  EXPECT_EQ(a.file_path, e.file_path);
+  EXPECT_EQ(a.file_format, e.file_format);
+  ASSERT_EQ(a.partition.size(), e.partition.size());
+  for (std::size_t k = 0; k < e.partition.size(); ++k) {
+    EXPECT_EQ(a.partition[k], e.partition[k]) << "partition field " << k;
+  }
+  EXPECT_EQ(a.spec_id, e.spec_id);
+  EXPECT_EQ(a.record_count, e.record_count);
+  EXPECT_EQ(a.file_size_in_bytes, e.file_size_in_bytes);
+  EXPECT_EQ(a.column_sizes, e.column_sizes);
+  EXPECT_EQ(a.value_counts, e.value_counts);
+  EXPECT_EQ(a.null_value_counts, e.null_value_counts);
+  EXPECT_EQ(a.nan_value_counts, e.nan_value_counts);
+  EXPECT_EQ(a.lower_bounds, e.lower_bounds);
+  EXPECT_EQ(a.upper_bounds, e.upper_bounds);
+  EXPECT_EQ(a.split_offsets, e.split_offsets);
+  EXPECT_EQ(a.sort_order_id, e.sort_order_id);
 }
 
 inline schema::NestedField Field(int id, std::string name, schema::TypePtr type, bool required = false) {

@@ -18,6 +18,8 @@ namespace {
 
 using schema::Type;
 using schema::TypeId;
+using testing::Bytes;
+using testing::ExpectSameFile;
 using testing::Field;
 using testing::P;
 using testing::PField;
@@ -33,12 +35,6 @@ std::string Unscaled(std::int64_t v) {
   std::string be(8, '\0');
   for (int i = 0; i < 8; ++i) be[static_cast<std::size_t>(i)] = static_cast<char>((static_cast<std::uint64_t>(v) >> (56 - 8 * i)) & 0xff);
   return schema::MinimalDecimalBytes(be);
-}
-
-std::string Bytes(std::initializer_list<int> values) {
-  std::string out;
-  for (int v : values) out.push_back(static_cast<char>(v));
-  return out;
 }
 
 schema::Schema GoldenSchema() {
@@ -107,27 +103,6 @@ DataFile GoldenFile(int i, std::vector<PartitionValue> partition, int spec_id, i
   f.upper_bounds = {{bounds_column, Le64(1000 + i)}};
   f.sort_order_id = 0;
   return f;
-}
-
-void ExpectSameFile(const DataFile& a, const DataFile& e) {
-  SCOPED_TRACE(e.file_path);
-  EXPECT_EQ(a.file_path, e.file_path);
-  EXPECT_EQ(a.file_format, e.file_format);
-  ASSERT_EQ(a.partition.size(), e.partition.size());
-  for (std::size_t k = 0; k < e.partition.size(); ++k) {
-    EXPECT_EQ(a.partition[k], e.partition[k]) << "partition field " << k;
-  }
-  EXPECT_EQ(a.spec_id, e.spec_id);
-  EXPECT_EQ(a.record_count, e.record_count);
-  EXPECT_EQ(a.file_size_in_bytes, e.file_size_in_bytes);
-  EXPECT_EQ(a.column_sizes, e.column_sizes);
-  EXPECT_EQ(a.value_counts, e.value_counts);
-  EXPECT_EQ(a.null_value_counts, e.null_value_counts);
-  EXPECT_EQ(a.nan_value_counts, e.nan_value_counts);
-  EXPECT_EQ(a.lower_bounds, e.lower_bounds);
-  EXPECT_EQ(a.upper_bounds, e.upper_bounds);
-  EXPECT_EQ(a.split_offsets, e.split_offsets);
-  EXPECT_EQ(a.sort_order_id, e.sort_order_id);
 }
 
 std::string GoldenPath(const std::string& name) {

@@ -26,9 +26,9 @@ namespace {
 
 using testing::PField;
 
-class TempDir : public floe::test_support::TempDir {
+class ReplaceTempDir : public floe::test_support::TempDir {
  public:
-  TempDir() : floe::test_support::TempDir("floe-replace") {}
+  ReplaceTempDir() : floe::test_support::TempDir("floe-replace") {}
 };
 
 class IcebergReplace : public ::testing::Test {
@@ -82,7 +82,7 @@ class IcebergReplace : public ::testing::Test {
     return out;
   }
 
-  TempDir dir_;
+  ReplaceTempDir dir_;
   TableMetadata metadata_;
 };
 
@@ -416,7 +416,7 @@ TEST_F(IcebergReplace, FilesOfAnOlderSpecStayInTheirSpec) {
 }
 
 TEST(IcebergManifestScan, SnapshotsThatCannotBeListed) {
-  TempDir dir;
+  ReplaceTempDir dir;
   auto created = NewTableMetadata(testing::SampleSchema(), testing::SampleSpec(), schema::SortOrder{},
                                   dir.path().string());
   ASSERT_TRUE(created.ok());

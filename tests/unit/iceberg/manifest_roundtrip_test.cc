@@ -22,20 +22,16 @@ namespace {
 
 using schema::Type;
 using schema::TypeId;
+using testing::Bytes;
+using testing::ExpectSameFile;
 using testing::Field;
 using testing::P;
 using testing::PField;
 
-class TempDir : public floe::test_support::TempDir {
+class ManifestTempDir : public floe::test_support::TempDir {
  public:
-  TempDir() : floe::test_support::TempDir("floe-manifest") {}
+  ManifestTempDir() : floe::test_support::TempDir("floe-manifest") {}
 };
-
-std::string Bytes(std::initializer_list<int> values) {
-  std::string out;
-  for (int v : values) out.push_back(static_cast<char>(v));
-  return out;
-}
 
 // One column of every primitive type a partition can have.
 schema::Schema AllTypesSchema() {
@@ -120,29 +116,8 @@ DataFile SampleFile(int i, int spec_id, std::vector<PartitionValue> partition) {
   return f;
 }
 
-void ExpectSameFile(const DataFile& a, const DataFile& e) {
-  SCOPED_TRACE(e.file_path);
-  EXPECT_EQ(a.file_path, e.file_path);
-  EXPECT_EQ(a.file_format, e.file_format);
-  ASSERT_EQ(a.partition.size(), e.partition.size());
-  for (std::size_t k = 0; k < e.partition.size(); ++k) {
-    EXPECT_EQ(a.partition[k], e.partition[k]) << "partition field " << k;
-  }
-  EXPECT_EQ(a.spec_id, e.spec_id);
-  EXPECT_EQ(a.record_count, e.record_count);
-  EXPECT_EQ(a.file_size_in_bytes, e.file_size_in_bytes);
-  EXPECT_EQ(a.column_sizes, e.column_sizes);
-  EXPECT_EQ(a.value_counts, e.value_counts);
-  EXPECT_EQ(a.null_value_counts, e.null_value_counts);
-  EXPECT_EQ(a.nan_value_counts, e.nan_value_counts);
-  EXPECT_EQ(a.lower_bounds, e.lower_bounds);
-  EXPECT_EQ(a.upper_bounds, e.upper_bounds);
-  EXPECT_EQ(a.split_offsets, e.split_offsets);
-  EXPECT_EQ(a.sort_order_id, e.sort_order_id);
-}
-
 TEST(IcebergManifestRoundTrip, EveryPartitionTypeAndStatus) {
-  TempDir dir;
+  ManifestTempDir dir;
   auto io = storage::FileIO::Open(dir.path().string());
   ASSERT_TRUE(io.ok()) << io.status().ToString();
   const schema::Schema schema = AllTypesSchema();
@@ -199,7 +174,7 @@ TEST(IcebergManifestRoundTrip, EveryPartitionTypeAndStatus) {
 // Partition fields of one decimal / uuid / fixed type each get their own Avro type name:
 // a second definition of one name is invalid Avro, and pyiceberg cannot follow a reference.
 TEST(IcebergManifestRoundTrip, RepeatedNamedTypesGetUniqueNames) {
-  TempDir dir;
+  ManifestTempDir dir;
   auto io = storage::FileIO::Open(dir.path().string());
   ASSERT_TRUE(io.ok());
   const schema::Schema schema = AllTypesSchema();
@@ -216,7 +191,7 @@ TEST(IcebergManifestRoundTrip, RepeatedNamedTypesGetUniqueNames) {
 // Manifest-list partition summaries order values as numbers: decimals by value (not by
 // their bytes), NaN outside the bounds but flagged.
 TEST(IcebergManifestRoundTrip, PartitionSummariesOrderDecimalsAndSkipNaN) {
-  TempDir dir;
+  ManifestTempDir dir;
   auto io = storage::FileIO::Open(dir.path().string());
   ASSERT_TRUE(io.ok());
   schema::Schema schema;
@@ -245,7 +220,7 @@ TEST(IcebergManifestRoundTrip, PartitionSummariesOrderDecimalsAndSkipNaN) {
 }
 
 TEST(IcebergManifestRoundTrip, UnpartitionedAndEmpty) {
-  TempDir dir;
+  ManifestTempDir dir;
   auto io = storage::FileIO::Open(dir.path().string());
   ASSERT_TRUE(io.ok());
   const schema::Schema schema = testing::SampleSchema();
@@ -272,7 +247,7 @@ TEST(IcebergManifestRoundTrip, UnpartitionedAndEmpty) {
 
 // A manifest written before int → long and float → double promotions reads under the new schema.
 TEST(IcebergManifestRoundTrip, PartitionValuesFollowTypePromotions) {
-  TempDir dir;
+  ManifestTempDir dir;
   auto io = storage::FileIO::Open(dir.path().string());
   ASSERT_TRUE(io.ok());
   schema::Schema before;
@@ -304,7 +279,7 @@ TEST(IcebergManifestRoundTrip, PartitionValuesFollowTypePromotions) {
 }
 
 TEST(IcebergManifestRoundTrip, WriteRejectsBadEntriesBeforeWriting) {
-  TempDir dir;
+  ManifestTempDir dir;
   auto io = storage::FileIO::Open(dir.path().string());
   ASSERT_TRUE(io.ok());
   const schema::Schema schema = testing::SampleSchema();
@@ -324,7 +299,7 @@ TEST(IcebergManifestRoundTrip, WriteRejectsBadEntriesBeforeWriting) {
 }
 
 TEST(IcebergManifestRoundTrip, TruncatedOrForeignFilesAreErrors) {
-  TempDir dir;
+  ManifestTempDir dir;
   auto io = storage::FileIO::Open(dir.path().string());
   ASSERT_TRUE(io.ok());
   const schema::Schema schema = testing::SampleSchema();
@@ -354,7 +329,7 @@ TEST(IcebergManifestRoundTrip, TruncatedOrForeignFilesAreErrors) {
 }
 
 TEST(IcebergManifestRoundTrip, ManifestListKeepsEveryField) {
-  TempDir dir;
+  ManifestTempDir dir;
   auto io = storage::FileIO::Open(dir.path().string());
   ASSERT_TRUE(io.ok());
   ManifestFile a;

@@ -352,7 +352,8 @@ TEST(IcebergTableUpdate, RemoveSnapshots) {
 
 // --- Applying: schemas, specs, sort orders ----------------------------------------------
 
-schema::Schema EvolvedSchema() {
+// SampleSchema with qty widened to long and an optional string column 8, as schema 5.
+schema::Schema WidenedSchema() {
   schema::Schema s = testing::SampleSchema();
   s.schema_id = 5;  // the server assigns the id
   s.fields[3].type = testing::P(schema::TypeId::kLong);
@@ -362,7 +363,7 @@ schema::Schema EvolvedSchema() {
 
 TEST(IcebergTableUpdate, AddSchemaAndSetCurrent) {
   TableMetadata base = Base();
-  auto m = ApplyUpdates(base, {AddSchemaUpdate{EvolvedSchema(), 8}, SetCurrentSchemaUpdate{kLastAdded}}, kNow, kPrev);
+  auto m = ApplyUpdates(base, {AddSchemaUpdate{WidenedSchema(), 8}, SetCurrentSchemaUpdate{kLastAdded}}, kNow, kPrev);
   ASSERT_TRUE(m.ok()) << m.status().ToString();
   ASSERT_EQ(m->schemas.size(), 2u);
   EXPECT_EQ(m->current_schema_id, 1);
@@ -389,16 +390,16 @@ TEST(IcebergTableUpdate, AddSchemaAndSetCurrent) {
   ExpectInvalid(base, {SetCurrentSchemaUpdate{3}}, "unknown schema id 3");
   // A lower last-column-id (deprecated; Java 1.10 sends the schema's highest field id) is
   // accepted and never lowers the table's; a higher one raises it.
-  auto lower = ApplyUpdates(*m, {AddSchemaUpdate{EvolvedSchema(), 5}}, kNow + 1, kPrev);
+  auto lower = ApplyUpdates(*m, {AddSchemaUpdate{WidenedSchema(), 5}}, kNow + 1, kPrev);
   ASSERT_TRUE(lower.ok()) << lower.status().ToString();
   EXPECT_EQ(lower->last_column_id, 8);
-  auto higher = ApplyUpdates(*m, {AddSchemaUpdate{EvolvedSchema(), 12}}, kNow + 1, kPrev);
+  auto higher = ApplyUpdates(*m, {AddSchemaUpdate{WidenedSchema(), 12}}, kNow + 1, kPrev);
   ASSERT_TRUE(higher.ok()) << higher.status().ToString();
   EXPECT_EQ(higher->last_column_id, 12);
-  schema::Schema v3 = EvolvedSchema();
+  schema::Schema v3 = WidenedSchema();
   v3.fields.push_back(testing::Field(9, "ns", testing::P(schema::TypeId::kTimestampTzNs)));
   ExpectInvalid(base, {AddSchemaUpdate{v3, {}}}, "format version 3");
-  schema::Schema bad_identifier = EvolvedSchema();
+  schema::Schema bad_identifier = WidenedSchema();
   bad_identifier.identifier_field_ids = {42};
   ExpectInvalid(base, {AddSchemaUpdate{bad_identifier, {}}}, "identifier field id 42");
 }
@@ -414,7 +415,7 @@ TEST(IcebergTableUpdate, CurrentSchemaMustFitDefaultSpec) {
 }
 
 TEST(IcebergTableUpdate, RemoveSchemas) {
-  auto m = ApplyUpdates(Base(), {AddSchemaUpdate{EvolvedSchema(), {}}, SetCurrentSchemaUpdate{kLastAdded}}, kNow);
+  auto m = ApplyUpdates(Base(), {AddSchemaUpdate{WidenedSchema(), {}}, SetCurrentSchemaUpdate{kLastAdded}}, kNow);
   ASSERT_TRUE(m.ok());
   auto removed = ApplyUpdates(*m, {RemoveSchemasUpdate{{0, 44}}}, kNow);
   ASSERT_TRUE(removed.ok()) << removed.status().ToString();

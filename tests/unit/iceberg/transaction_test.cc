@@ -34,7 +34,7 @@ class TempDir : public floe::test_support::TempDir {
 };
 
 // SampleSchema (field ids 1..7) plus an optional string column 8.
-schema::Schema EvolvedSchema() {
+schema::Schema WithNoteSchema() {
   schema::Schema s = testing::SampleSchema();
   s.fields.push_back(Field(8, "note", P(schema::TypeId::kString)));
   return s;
@@ -98,7 +98,7 @@ class IcebergTransaction : public ::testing::Test {
 TEST_F(IcebergTransaction, SchemaChangeAlone) {
   Transaction tx(metadata_);
   EXPECT_TRUE(tx.empty());
-  ASSERT_TRUE(tx.SetSchema(EvolvedSchema(), 8).ok());
+  ASSERT_TRUE(tx.SetSchema(WithNoteSchema(), 8).ok());
   EXPECT_FALSE(tx.empty());
 
   EXPECT_EQ(TableRequirementsToJson(tx.requirements()), json::parse(R"([
@@ -108,7 +108,7 @@ TEST_F(IcebergTransaction, SchemaChangeAlone) {
   const auto& add = std::get<AddSchemaUpdate>(tx.updates()[0]);
   EXPECT_EQ(add.schema.schema_id, 1);
   EXPECT_EQ(add.last_column_id, 8);
-  EXPECT_TRUE(SameSchema(add.schema, EvolvedSchema()));
+  EXPECT_TRUE(SameSchema(add.schema, WithNoteSchema()));
   EXPECT_EQ(std::get<SetCurrentSchemaUpdate>(tx.updates()[1]).schema_id, kLastAdded);
 
   EXPECT_EQ(tx.base().current_schema_id, 0);
@@ -119,14 +119,14 @@ TEST_F(IcebergTransaction, SchemaChangeAlone) {
   ASSERT_TRUE(after.ok()) << after.status().ToString();
   EXPECT_EQ(after->current_schema_id, 1);
   EXPECT_EQ(after->last_column_id, 8);
-  EXPECT_TRUE(SameSchema(*after->CurrentSchema(), EvolvedSchema()));
+  EXPECT_TRUE(SameSchema(*after->CurrentSchema(), WithNoteSchema()));
   EXPECT_EQ(after->schemas.size(), 2u);
 }
 
 TEST_F(IcebergTransaction, SchemaChangeThenFastAppendWritesWithTheNewSchema) {
   const std::int64_t s1 = Append({File("a", 3)});
   Transaction tx(metadata_);
-  ASSERT_TRUE(tx.SetSchema(EvolvedSchema(), 8).ok());
+  ASSERT_TRUE(tx.SetSchema(WithNoteSchema(), 8).ok());
   DataFile b = File("b", 4);
   b.value_counts[8] = 4;
   auto s2 = tx.FastAppend(AppendFiles{{b}, {{"floe.commit-id", "c-1"}}});
@@ -228,7 +228,7 @@ TEST_F(IcebergTransaction, RequirementsHoldAgainstBaseAndFailWhenMainMoved) {
   Append({File("a", 1)});
   const TableMetadata base = metadata_;
   Transaction tx(base);
-  ASSERT_TRUE(tx.SetSchema(EvolvedSchema(), 8).ok());
+  ASSERT_TRUE(tx.SetSchema(WithNoteSchema(), 8).ok());
   ASSERT_TRUE(tx.FastAppend(AppendFiles{{File("b", 1)}, {}}).ok());
   EXPECT_TRUE(CheckRequirements(&base, tx.requirements()).ok());
 
@@ -240,7 +240,7 @@ TEST_F(IcebergTransaction, RequirementsHoldAgainstBaseAndFailWhenMainMoved) {
 
 TEST_F(IcebergTransaction, RequirementsFailWhenTheSchemaChanged) {
   Transaction tx(metadata_);
-  ASSERT_TRUE(tx.SetSchema(EvolvedSchema(), 8).ok());
+  ASSERT_TRUE(tx.SetSchema(WithNoteSchema(), 8).ok());
   Transaction other(metadata_);  // a concurrent schema change
   schema::Schema s = testing::SampleSchema();
   s.fields.push_back(Field(8, "other", P(schema::TypeId::kLong)));
@@ -255,12 +255,12 @@ TEST_F(IcebergTransaction, NoDuplicateRequirements) {
   const DataFile a = File("a", 1), b = File("b", 2), c = File("c", 3);
   const std::int64_t s1 = Append({a});
   Transaction tx(metadata_);
-  ASSERT_TRUE(tx.SetSchema(EvolvedSchema(), 8).ok());
+  ASSERT_TRUE(tx.SetSchema(WithNoteSchema(), 8).ok());
   auto s2 = tx.FastAppend(AppendFiles{{b}, {}});
   ASSERT_TRUE(s2.ok()) << s2.status().ToString();
   auto s3 = tx.FastAppend(AppendFiles{{c}, {}});
   ASSERT_TRUE(s3.ok()) << s3.status().ToString();
-  schema::Schema again = EvolvedSchema();
+  schema::Schema again = WithNoteSchema();
   again.fields.push_back(Field(9, "more", P(schema::TypeId::kInt)));
   ASSERT_TRUE(tx.SetSchema(again, 9).ok());
   ASSERT_TRUE(tx.ReplaceFiles({b.file_path, c.file_path}, {File("bc", 5)}).ok());
@@ -291,8 +291,8 @@ TEST_F(IcebergTransaction, SetSchemaOfTheCurrentSchemaIsANoOp) {
   EXPECT_TRUE(tx.empty());
   EXPECT_TRUE(tx.requirements().empty());
 
-  ASSERT_TRUE(tx.SetSchema(EvolvedSchema(), 8).ok());
-  ASSERT_TRUE(tx.SetSchema(EvolvedSchema(), 8).ok());  // now current(): nothing more
+  ASSERT_TRUE(tx.SetSchema(WithNoteSchema(), 8).ok());
+  ASSERT_TRUE(tx.SetSchema(WithNoteSchema(), 8).ok());  // now current(): nothing more
   EXPECT_EQ(tx.updates().size(), 2u);
   EXPECT_EQ(tx.requirements().size(), 2u);
 }
@@ -300,7 +300,7 @@ TEST_F(IcebergTransaction, SetSchemaOfTheCurrentSchemaIsANoOp) {
 // Going back to an earlier schema reuses its id, as add-schema does.
 TEST_F(IcebergTransaction, SetSchemaReusesAnEqualOlderSchema) {
   Transaction first(metadata_);
-  ASSERT_TRUE(first.SetSchema(EvolvedSchema(), 8).ok());
+  ASSERT_TRUE(first.SetSchema(WithNoteSchema(), 8).ok());
   auto evolved = Commit(metadata_, first);
   ASSERT_TRUE(evolved.ok()) << evolved.status().ToString();
 
@@ -327,7 +327,7 @@ TEST_F(IcebergTransaction, FailedChangesLeaveNoTrace) {
   const DataFile a = File("a", 1);
   Append({a});
   Transaction tx(metadata_);
-  schema::Schema broken = EvolvedSchema();
+  schema::Schema broken = WithNoteSchema();
   broken.identifier_field_ids = {99};  // not a field of the schema
   const Status invalid = tx.SetSchema(broken, 8);
   EXPECT_EQ(invalid.code(), StatusCode::kInvalidArgument) << invalid.ToString();

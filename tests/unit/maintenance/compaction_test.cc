@@ -27,11 +27,13 @@
 #include "floe/maintenance/bin_pack_internal.h"
 #include "floe/schema/arrow_schema.h"
 #include "floe/storage/file_io.h"
+#include "iceberg_test_table.h"
 
 namespace floe::maintenance {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::Range;
 
 class Compaction : public ::testing::Test {
  protected:
@@ -122,12 +124,6 @@ CompactionOptions Target(std::int64_t rows) {
   CompactionOptions options;
   options.target_rows = rows;
   return options;
-}
-
-std::vector<std::int64_t> Range(std::int64_t n) {
-  std::vector<std::int64_t> out(n);
-  for (std::int64_t i = 0; i < n; ++i) out[i] = i;
-  return out;
 }
 
 TEST_F(Compaction, MergesSmallFilesKeepingRowsAndOffsets) {

@@ -28,6 +28,7 @@
 #include "floe/sink/delta_sink.h"
 #include "floe/sink/dual_sink.h"
 #include "floe/sink/iceberg_sink.h"
+#include "iceberg_test_table.h"
 #include "support/temp_dir.h"
 
 namespace floe::maintenance {
@@ -35,9 +36,10 @@ namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
+using testing::kDayMs;
+using testing::Range;
 
 constexpr const char* kTopic = "orders";
-constexpr std::int64_t kDayMs = 24LL * 3600 * 1000;
 
 schema::Schema Columns() {
   schema::Schema s;
@@ -94,12 +96,6 @@ std::vector<std::int64_t> DeltaIds(storage::FileIO& io, const delta::TableState&
   }
   std::sort(ids.begin(), ids.end());
   return ids;
-}
-
-std::vector<std::int64_t> Range(std::int64_t n) {
-  std::vector<std::int64_t> out(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) out[static_cast<std::size_t>(i)] = i;
-  return out;
 }
 
 std::vector<Json> LogActions(const fs::path& root, std::int64_t version) {

@@ -13,12 +13,11 @@ namespace floe::maintenance {
 namespace {
 
 using testing::IcebergTestTable;
+using testing::kDayMs;
 using testing::Range;
 using testing::LocalPath;
 namespace fs = std::filesystem;
 using testing::RacingCatalog;
-
-constexpr std::int64_t kDayMs = 24LL * 3'600'000;
 
 class Expiry : public IcebergTestTable {
  protected:

@@ -35,6 +35,9 @@ namespace floe::maintenance::testing {
 
 namespace fs = std::filesystem;
 
+// Retention windows and clocks are in milliseconds.
+inline constexpr std::int64_t kDayMs = 24LL * 3'600'000;
+
 // 0, 1, …, n - 1: the ids of n rows appended from 0.
 inline std::vector<std::int64_t> Range(std::int64_t n) {
   std::vector<std::int64_t> out(n);

@@ -15,10 +15,9 @@ namespace floe::maintenance {
 namespace {
 
 using testing::IcebergTestTable;
+using testing::kDayMs;
 using testing::LocalPath;
 namespace fs = std::filesystem;
-
-constexpr std::int64_t kDayMs = 24LL * 3'600'000;
 
 class Orphans : public IcebergTestTable {
  protected:
