@@ -86,8 +86,11 @@ def test_status_skip_and_resume_from_the_command_line(kafka, schema_registry, fl
         config_env = {"TEST_FLOE_ADMIN_TOKEN": TOKEN}
         resumed = floe_cli(floe_bin, "resume", topic, "--config", config, extra_env=config_env)
         assert resumed.returncode == 1 and "not suspended" in resumed.stderr, resumed.stderr
-        wait_for(lambda: topic_status(floe, topic)["last_commit"] and topic_status(floe, topic)["backlog_records"] == 0,
-                 "a last commit and no backlog in /status")
+        # /status catches up with the table a moment after the catalog commit (the commit's
+        # outcome is applied on the poll thread), so wait for its lag as well.
+        wait_for(lambda: (s := topic_status(floe, topic))["last_commit"] and s["backlog_records"] == 0
+                 and all(p["lag"] == 0 for p in s["partitions"]),
+                 "a last commit, no backlog and no lag in /status")
         status = floe_cli(floe_bin, "status", "--config", config, extra_env=config_env)
         assert status.returncode == 0, status.stderr
         topic_line = next(line for line in status.stdout.splitlines() if line.startswith(topic))
