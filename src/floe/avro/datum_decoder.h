@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "floe/avro/arrow_mapping.h"
+#include "floe/columnar/builder_capacity.h"
 #include "floe/avro/binary_reader.h"
 #include "floe/avro/decode_plan.h"
 #include "floe/avro/schema.h"
@@ -80,6 +81,7 @@ class RecordBatchDecoder {
   // unique_ptrs keep the builders where the plan points when the decoder moves.
   std::vector<std::unique_ptr<arrow::ArrayBuilder>> columns_;
   DecodePlan plan_;
+  columnar::BuilderCapacity capacity_;  // the columns sized from the last batch
   std::int64_t rows_ = 0;
   bool validate_first_ = false;
 };

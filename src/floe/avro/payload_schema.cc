@@ -45,6 +45,7 @@ class DatumColumnDecoder final : public columnar::ValueDecoder {
   const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
   Status Append(std::string_view payload) override {
     FLOE_RETURN_IF_ERROR(Validate(payload));
+    if (builder_->length() == 0) FLOE_RETURN_IF_ERROR(capacity_.Reserve(*builder_));
     BinaryReader in(payload);
     return decoder_->Decode(in);
   }
@@ -62,6 +63,7 @@ class DatumColumnDecoder final : public columnar::ValueDecoder {
     const std::int64_t rows = builder_->length();
     std::shared_ptr<arrow::Array> array;
     FLOE_RETURN_IF_ARROW_ERROR(builder_->Finish(&array));
+    capacity_.Learn({array});
     return arrow::RecordBatch::Make(schema_, rows, {array});
   }
 
@@ -69,6 +71,7 @@ class DatumColumnDecoder final : public columnar::ValueDecoder {
   std::shared_ptr<arrow::Schema> schema_;
   std::unique_ptr<arrow::ArrayBuilder> builder_;
   std::optional<DatumDecoder> decoder_;
+  columnar::BuilderCapacity capacity_;  // the column sized from the last batch
 };
 
 class RecordSchema final : public columnar::PayloadSchema {

@@ -70,6 +70,7 @@ Status TrailingBytes(const BinaryReader& in) {
 }  // namespace
 
 Status RecordBatchDecoder::AppendDatum(BinaryReader& in, bool whole) {
+  if (rows_ == 0) FLOE_RETURN_IF_ERROR(capacity_.Reserve(columns_));
   if (validate_first_) {
     BinaryReader check = in;
     FLOE_RETURN_IF_ERROR(plan_.Validate(check));
@@ -106,6 +107,7 @@ Result<std::shared_ptr<arrow::RecordBatch>> RecordBatchDecoder::Flush() {
     }
     arrays.push_back(std::move(array));
   }
+  capacity_.Learn(arrays);
   auto batch = arrow::RecordBatch::Make(schema_, rows_, std::move(arrays));
   rows_ = 0;
   validate_first_ = false;

@@ -2,6 +2,7 @@
 #include <arrow/api.h>
 #include <arrow/util/utf8.h>
 
+#include "floe/columnar/builder_capacity.h"
 #include "floe/columnar/value_decoder.h"
 #include "floe/core/arrow_interop.h"
 
@@ -16,6 +17,7 @@ class RawDecoder final : public ValueDecoder {
   const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
   Status Append(std::string_view payload) override {
     FLOE_RETURN_IF_ERROR(Validate(payload));
+    if (builder_.length() == 0) FLOE_RETURN_IF_ERROR(capacity_.Reserve(builder_));
     return FromArrow(builder_.Append(payload));
   }
   Status Validate(std::string_view payload) const override {
@@ -30,6 +32,7 @@ class RawDecoder final : public ValueDecoder {
     const std::int64_t rows = builder_.length();
     std::shared_ptr<arrow::Array> array;
     FLOE_RETURN_IF_ARROW_ERROR(builder_.Finish(&array));
+    capacity_.Learn({array});
     return arrow::RecordBatch::Make(schema_, rows, {array});
   }
 
@@ -37,6 +40,7 @@ class RawDecoder final : public ValueDecoder {
   std::shared_ptr<arrow::Schema> schema_;
   bool check_utf8_;
   Builder builder_;
+  BuilderCapacity capacity_;  // the column sized from the last batch
 };
 
 class RawSchema final : public PayloadSchema {

@@ -81,6 +81,7 @@ Result<std::unique_ptr<SystemColumnsBuilder>> SystemColumnsBuilder::Make(SystemC
 }
 
 Status SystemColumnsBuilder::Append(const RecordMetadata& record) {
+  if (rows_ == 0) FLOE_RETURN_IF_ERROR(capacity_.Reserve(columns_));
   FLOE_RETURN_IF_ERROR(layout_ == SystemColumnsLayout::kNested ? AppendNested(record) : AppendFlat(record));
   ++rows_;
   return Status::OK();
@@ -116,6 +117,7 @@ Result<arrow::ArrayVector> SystemColumnsBuilder::Finish() {
     FLOE_RETURN_IF_ARROW_ERROR(column->Finish(&array));
     out.push_back(std::move(array));
   }
+  capacity_.Learn(out);
   rows_ = 0;
   return out;
 }

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "floe/columnar/builder_capacity.h"
 #include "floe/core/result.h"
 
 namespace floe::columnar {
@@ -61,6 +62,7 @@ class SystemColumnsBuilder {
 
   SystemColumnsLayout layout_ = SystemColumnsLayout::kNested;
   std::vector<std::unique_ptr<arrow::ArrayBuilder>> columns_;
+  BuilderCapacity capacity_;  // the columns sized from the last batch
   std::int64_t rows_ = 0;
 };
 

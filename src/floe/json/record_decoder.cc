@@ -8,6 +8,7 @@
 
 #include <vector>
 
+#include "floe/columnar/builder_capacity.h"
 #include "floe/columnar/builder_rollback.h"
 #include "floe/core/arrow_interop.h"
 #include "floe/json/decode_plan_internal.h"
@@ -19,6 +20,7 @@ struct JsonRecordDecoder::Impl {
   std::vector<std::unique_ptr<arrow::ArrayBuilder>> columns;
   internal::PlanNode plan;
   bool datum = false;  // keys: the plan is the single column's; values: the top-level object's
+  columnar::BuilderCapacity capacity;  // the columns sized from the last batch
   std::int64_t rows = 0;
   bool validate_first = false;
   // Parsing is the only state Validate needs, and it leaves the columns alone.
@@ -82,6 +84,7 @@ Status JsonRecordDecoder::Validate(std::string_view payload) const {
 Status JsonRecordDecoder::Append(std::string_view payload) {
   // Parse errors come before any append: only a value that does not match needs undoing.
   FLOE_ASSIGN_OR_RETURN(auto value, impl_->Parse(payload));
+  if (impl_->rows == 0) FLOE_RETURN_IF_ERROR(impl_->capacity.Reserve(impl_->columns));
   if (impl_->validate_first) FLOE_RETURN_IF_ERROR(impl_->Run<false>(value));
   Status st = impl_->Run<true>(value);
   if (!st.ok()) [[unlikely]] {
@@ -120,6 +123,7 @@ Result<std::shared_ptr<arrow::RecordBatch>> JsonRecordDecoder::Flush() {
     }
     arrays.push_back(std::move(array));
   }
+  impl_->capacity.Learn(arrays);
   auto batch = arrow::RecordBatch::Make(impl_->schema, impl_->rows, std::move(arrays));
   impl_->rows = 0;
   impl_->validate_first = false;

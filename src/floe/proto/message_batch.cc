@@ -106,6 +106,7 @@ Status MessageBatch::BindValue(const Field& field, arrow::ArrayBuilder* b) {
 Status MessageBatch::Validate(std::string_view message) const { return internal::Validate(*plan_, scratch_, message); }
 
 Status MessageBatch::Append(std::string_view message) {
+  if (rows_ == 0) FLOE_RETURN_IF_ERROR(capacity_.Reserve(columns_));
   if (validate_first_) FLOE_RETURN_IF_ERROR(internal::Validate(*plan_, scratch_, message));
   const Status st = Decode(*plan_, builders_, scratch_, message);
   if (!st.ok()) [[unlikely]] {
@@ -146,6 +147,7 @@ Result<std::shared_ptr<arrow::RecordBatch>> MessageBatch::Flush() {
     }
     arrays.push_back(std::move(array));
   }
+  capacity_.Learn(arrays);
   auto batch = arrow::RecordBatch::Make(plan_->columns, rows_, std::move(arrays));
   rows_ = 0;
   validate_first_ = false;

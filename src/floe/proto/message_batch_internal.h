@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "floe/columnar/builder_capacity.h"
 #include "floe/core/result.h"
 #include "floe/proto/decode_plan_internal.h"
 
@@ -41,6 +42,7 @@ class MessageBatch {
 
   std::shared_ptr<const Plan> plan_;
   std::vector<std::unique_ptr<arrow::ArrayBuilder>> columns_;
+  columnar::BuilderCapacity capacity_;  // the columns sized from the last batch
   std::vector<arrow::ArrayBuilder*> builders_;  // by the plan's builder indexes
   mutable Scratch scratch_;                     // reused across messages; not shared between decoders
   std::int64_t rows_ = 0;
