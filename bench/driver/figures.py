@@ -83,7 +83,9 @@ def freshness(floe_bin: pathlib.Path, producer, bootstrap: str, registry_url: st
     """Continuous `floe run` with commit_interval 1s, a producer at `rate` records/s for
     `seconds`; latency of a sampled record = the first poll of the catalog whose current
     snapshot's floe.offsets cover it, minus its produce time (its Kafka timestamp). Polling
-    every poll_s adds up to poll_s to each sample."""
+    every poll_s adds up to poll_s to each sample (and the poller shares the machine), so the
+    same samples are also measured against the commit time of the first snapshot covering them
+    (`commit_*`): what a reader polling without delay would see."""
     shutil.rmtree(workdir, ignore_errors=True)
     workdir.mkdir(parents=True)
     config = floe_config.write(workdir, bootstrap, registry_url, [topic], group_id="bench-fresh",
@@ -118,7 +120,8 @@ def freshness(floe_bin: pathlib.Path, producer, bootstrap: str, registry_url: st
     prod.proc.wait()
     prod.stop()  # already exited: just collects its usage file
     floe_usage = floe.stop()
-    latencies = []
+    snapshots = _snapshot_offsets(cat, table_name, topic)
+    latencies, by_commit = [], []
     for line in samples_path.read_text().split("\n"):
         if not line:
             continue
@@ -128,10 +131,30 @@ def freshness(floe_bin: pathlib.Path, producer, bootstrap: str, registry_url: st
         if seen is None:
             raise RuntimeError(f"record {topic}/{p}@{off} never became visible")
         latencies.append((seen - ts) / 1000)
+        committed = next((t for t, o in snapshots if o.get(p, 0) > off), None)
+        if committed is not None:
+            by_commit.append((committed - ts) / 1000)
     latencies.sort()
+    by_commit.sort()
     q = statistics.quantiles(latencies, n=100)
-    return {"rate": rate, "seconds": seconds, "samples": len(latencies), "p50_s": q[49], "p99_s": q[98],
-            "max_s": latencies[-1], "poll_s": poll_s, "floe_cpu_s": floe_usage.cpu, "floe_rss_mib": floe_usage.rss_mib}
+    res = {"rate": rate, "seconds": seconds, "samples": len(latencies), "p50_s": q[49], "p99_s": q[98],
+           "max_s": latencies[-1], "poll_s": poll_s, "floe_cpu_s": floe_usage.cpu, "floe_rss_mib": floe_usage.rss_mib}
+    if len(by_commit) == len(latencies):
+        qc = statistics.quantiles(by_commit, n=100)
+        res.update(commit_p50_s=qc[49], commit_p99_s=qc[98], commit_max_s=by_commit[-1], commits=len(snapshots))
+    return res
+
+
+def _snapshot_offsets(cat, table_name: str, topic: str) -> list:
+    """Every snapshot still in the table's metadata, oldest first: (commit time in ms, its
+    floe.offsets for `topic`)."""
+    table = cat.load_table(table_name)
+    out = []
+    for snap in sorted(table.metadata.snapshots, key=lambda s: s.timestamp_ms):
+        text = snap.summary.additional_properties.get("floe.offsets") if snap.summary else None
+        if text:
+            out.append((snap.timestamp_ms, {int(p): o for p, o in json.loads(text).get(topic, {}).items()}))
+    return out
 
 
 def _offsets(cat, table_name: str, topic: str) -> dict:
