@@ -7,6 +7,7 @@
 #include "floe/catalog/glue_catalog.h"
 #include "floe/catalog/glue_columns.h"
 #include "floe/catalog/glue_json_internal.h"
+#include "floe/core/ascii.h"
 
 namespace floe::catalog {
 namespace {
@@ -15,11 +16,6 @@ using glue_internal::Member;
 using glue_internal::StringField;
 using glue_internal::WithoutTrailingSlash;
 using nlohmann::json;
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 // What marks a Glue table as a Delta table, for Athena, Spark and crawlers (see the header).
 const json& DeltaParameters() {
@@ -32,8 +28,8 @@ const json& DeltaParameters() {
 
 bool IsDeltaTable(const json& table) {
   const json parameters = Member(table, "Parameters", json::object());
-  return Lower(StringField(parameters, "table_type")) == "delta" ||
-         Lower(StringField(parameters, "spark.sql.sources.provider")) == "delta";
+  return AsciiLower(StringField(parameters, "table_type")) == "delta" ||
+         AsciiLower(StringField(parameters, "spark.sql.sources.provider")) == "delta";
 }
 
 // The parts of a column a reader sees; Glue may return others (Parameters).

@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include "floe/catalog/unity_columns.h"
+#include "floe/core/ascii.h"
 
 namespace floe::catalog {
 namespace {
@@ -27,11 +28,6 @@ std::string ComparableLocation(const std::string& location) {
   return WithoutTrailingSlash(out);
 }
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // The parts of a column that a reader sees; Unity may add its own fields to what it returns.
 // type_text is compared without case: the open-source server lower-cases it on create
 // (struct<customerId:bigint> comes back as struct<customerid:bigint>), and Spark's field names
@@ -43,7 +39,7 @@ bool SameColumns(const nlohmann::json& registered, const nlohmann::json& wanted)
       if (registered[i].value(key, nlohmann::json()) != wanted[i][key]) return false;
     }
     const nlohmann::json text = registered[i].value("type_text", nlohmann::json());
-    if (!text.is_string() || Lower(text.get<std::string>()) != Lower(wanted[i]["type_text"].get<std::string>())) {
+    if (!text.is_string() || AsciiLower(text.get<std::string>()) != AsciiLower(wanted[i]["type_text"].get<std::string>())) {
       return false;
     }
   }

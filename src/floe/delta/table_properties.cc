@@ -8,13 +8,10 @@
 #include <utility>
 #include <vector>
 
+#include "floe/core/ascii.h"
+
 namespace floe::delta {
 namespace {
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 // Milliseconds per unit, the plural "s" optional (Spark writes "30 days", delta-rs also "1 day").
 std::optional<double> UnitMs(std::string unit) {
@@ -32,7 +29,7 @@ std::optional<double> UnitMs(std::string unit) {
 }  // namespace
 
 Result<std::chrono::milliseconds> ParseInterval(const std::string& text) {
-  std::istringstream in(Lower(text));
+  std::istringstream in(AsciiLower(text));
   std::vector<std::string> words;
   for (std::string w; in >> w;) words.push_back(std::move(w));
   if (!words.empty() && words.front() == "interval") words.erase(words.begin());

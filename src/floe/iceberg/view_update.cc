@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "floe/core/ascii.h"
 #include "floe/core/json_access.h"
 #include "floe/core/uuid.h"
 #include "floe/iceberg/table_metadata_json.h"
@@ -20,16 +21,11 @@ namespace {
 using nlohmann::json;
 namespace ja = json_access;
 
-std::string Lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // The SQL dialects of a version, lower-cased, in order.
 std::vector<std::string> Dialects(const ViewVersion& v) {
   std::vector<std::string> out;
   for (const auto& r : v.representations) {
-    if (r.IsSql()) out.push_back(Lower(r.dialect));
+    if (r.IsSql()) out.push_back(AsciiLower(r.dialect));
   }
   return out;
 }
@@ -49,7 +45,7 @@ bool SameViewVersion(const ViewVersion& a, const ViewVersion& b) {
 // A property parsed as Java's PropertyUtil does: booleans case-insensitively, ints strictly.
 bool BoolProperty(const ViewMetadata& m, std::string_view key) {
   auto value = m.Property(key);
-  return value && Lower(std::string(*value)) == "true";
+  return value && AsciiLower(std::string(*value)) == "true";
 }
 
 Result<int> HistorySize(const ViewMetadata& m) {

@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "floe/schema/json.h"
+#include "floe/core/ascii.h"
 #include "floe/schema/json_wording_internal.h"
 
 namespace floe::schema {
@@ -16,11 +17,6 @@ namespace {
 
 // Java's first partition field id; v1 specs without ids are numbered from here.
 constexpr int kFirstPartitionFieldId = 1000;
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // "source-id", or v3's "source-ids" holding exactly one id: multi-argument transforms do
 // not exist yet in any released spec, so more than one is Unsupported.
@@ -117,17 +113,17 @@ Result<SortOrder> SortOrderFromJson(const json& j) {
     FLOE_ASSIGN_OR_RETURN(f.source_id, ParseSourceId(fj, where));
     // Java accepts any letter case here; so do we.
     FLOE_ASSIGN_OR_RETURN(std::string direction, ja::RequireString(fj, "direction", In(where)));
-    if (Lower(direction) == "asc") {
+    if (AsciiLower(direction) == "asc") {
       f.direction = SortDirection::kAsc;
-    } else if (Lower(direction) == "desc") {
+    } else if (AsciiLower(direction) == "desc") {
       f.direction = SortDirection::kDesc;
     } else {
       return Status::InvalidArgument(where + ": \"direction\" must be \"asc\" or \"desc\", got \"" + direction + "\"");
     }
     FLOE_ASSIGN_OR_RETURN(std::string nulls, ja::RequireString(fj, "null-order", In(where)));
-    if (Lower(nulls) == "nulls-first") {
+    if (AsciiLower(nulls) == "nulls-first") {
       f.null_order = NullOrder::kNullsFirst;
-    } else if (Lower(nulls) == "nulls-last") {
+    } else if (AsciiLower(nulls) == "nulls-last") {
       f.null_order = NullOrder::kNullsLast;
     } else {
       return Status::InvalidArgument(where + ": \"null-order\" must be \"nulls-first\" or \"nulls-last\", got \"" +

@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "floe/core/ascii.h"
 #include "floe/core/edit_distance.h"
 
 namespace floe::schema {
@@ -25,12 +26,6 @@ constexpr NamedPrimitive kPrimitives[] = {
     {"uuid", TypeId::kUuid},               {"binary", TypeId::kBinary},
     {"unknown", TypeId::kUnknown},         {"variant", TypeId::kVariant},
 };
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // A tiny cursor for "decimal(P,S)" / "fixed[L]": the grammar is too small for a regex.
 struct Cursor {
@@ -116,7 +111,7 @@ std::string PrimitiveTypeString(const Type& type) {
 }
 
 Result<TypePtr> ParsePrimitiveTypeString(std::string_view text) {
-  const std::string lower = Lower(text);
+  const std::string lower = AsciiLower(text);
   for (const auto& p : kPrimitives) {
     if (lower == p.name) return Type::Primitive(p.id);
   }

@@ -10,16 +10,12 @@
 #include <regex>
 #include <thread>
 
+#include "floe/core/ascii.h"
 #include "floe/core/percent_encoding.h"
 #include "floe/server/request_deadlines_internal.h"
 
 namespace floe::server {
 namespace {
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 // Iceberg's ErrorModel; the message may quote raw request bytes, so invalid UTF-8 is replaced
 // rather than thrown on.
@@ -170,7 +166,7 @@ Status HttpServer::Start() {
     const auto q = target.find('?');
     request.path = q == std::string::npos ? target : target.substr(0, q);
     for (const auto& [k, v] : req.params) request.query.emplace(k, v);
-    for (const auto& [k, v] : req.headers) request.headers.emplace(Lower(k), v);
+    for (const auto& [k, v] : req.headers) request.headers.emplace(AsciiLower(k), v);
     request.body = std::move(body);
     HttpResponse response = impl->Dispatch(request);
     res.status = response.status;

@@ -7,6 +7,7 @@
 #include <variant>
 #include <vector>
 
+#include "floe/core/ascii.h"
 #include "floe/core/percent_encoding.h"
 
 namespace floe::server {
@@ -21,18 +22,13 @@ struct Place {
   std::vector<std::string> segments;  // the path's non-empty segments, as written
 };
 
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 Result<Place> ParsePlace(const std::string& uri) {
   Place place;
   std::string_view path;
   if (uri.starts_with("/")) {
     place.root = "file://";
     path = uri;
-  } else if (Lower(uri.substr(0, 5)) == "file:") {
+  } else if (AsciiLower(uri.substr(0, 5)) == "file:") {
     std::string_view rest = std::string_view(uri).substr(5);
     if (rest.starts_with("//")) {  // file://authority/path: only an empty authority is local
       const auto slash = rest.find('/', 2);
@@ -46,7 +42,7 @@ Result<Place> ParsePlace(const std::string& uri) {
     if (colon == std::string::npos || colon == 0) {
       return Status::InvalidArgument("'" + uri + "' is neither an absolute path nor a URI");
     }
-    std::string scheme = Lower(uri.substr(0, colon));
+    std::string scheme = AsciiLower(uri.substr(0, colon));
     if (scheme == "s3a" || scheme == "s3n") scheme = "s3";
     const auto slash = uri.find('/', colon + 3);
     place.root = scheme + "://" + uri.substr(colon + 3, slash == std::string::npos ? std::string::npos : slash - colon - 3);

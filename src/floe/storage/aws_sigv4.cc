@@ -8,6 +8,7 @@
 #include <cctype>
 #include <ctime>
 
+#include "floe/core/ascii.h"
 #include "floe/core/percent_encoding.h"
 
 namespace floe::storage {
@@ -30,11 +31,6 @@ std::string Hmac(const std::string& key, const std::string& data) {
   HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
        data.size(), mac, &length);
   return std::string(reinterpret_cast<const char*>(mac), length);
-}
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
 }
 
 // Trimmed, inner runs of spaces and tabs collapsed to one space.
@@ -62,10 +58,10 @@ struct UrlParts {
 UrlParts SplitUrl(const std::string& url) {
   UrlParts parts;
   const auto scheme_end = url.find("://");
-  const std::string scheme = scheme_end == std::string::npos ? "" : Lower(url.substr(0, scheme_end));
+  const std::string scheme = scheme_end == std::string::npos ? "" : AsciiLower(url.substr(0, scheme_end));
   const std::size_t start = scheme_end == std::string::npos ? 0 : scheme_end + 3;
   const auto path_start = url.find_first_of("/?", start);
-  parts.host = Lower(url.substr(start, path_start == std::string::npos ? std::string::npos : path_start - start));
+  parts.host = AsciiLower(url.substr(start, path_start == std::string::npos ? std::string::npos : path_start - start));
   if (const auto at = parts.host.rfind('@'); at != std::string::npos) parts.host.erase(0, at + 1);
   for (const auto& [s, port] : {std::pair{"http", ":80"}, std::pair{"https", ":443"}}) {
     const std::string p = port;
@@ -103,7 +99,7 @@ std::string CanonicalQuery(const std::string& query) {
 std::pair<std::string, std::string> CanonicalHeaders(const std::string& host, const HeaderList& headers) {
   std::vector<std::pair<std::string, std::string>> lines = {{"host", host}};
   for (const auto& [name, value] : headers) {
-    const std::string key = Lower(name);
+    const std::string key = AsciiLower(name);
     if (key == "host" || key == "authorization") continue;
     auto same = std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == key; });
     if (same != lines.end()) {
@@ -163,7 +159,7 @@ std::string SigV4CanonicalRequest(const std::string& method, const std::string& 
 void SignSigV4(const std::string& method, const std::string& url, const std::string& body, const SigV4Scope& scope,
                const AwsCredentials& credentials, std::chrono::system_clock::time_point now, HeaderList& headers) {
   for (auto it = headers.begin(); it != headers.end();) {
-    const std::string key = Lower(it->first);
+    const std::string key = AsciiLower(it->first);
     if (key == "authorization") {
       it->first = "Original-Authorization";
     } else if (key == "x-amz-date" || key == "x-amz-content-sha256" || key == "x-amz-security-token") {
