@@ -33,7 +33,7 @@ bool IsDeltaTable(const json& table) {
 }
 
 // The parts of a column a reader sees; Glue may return others (Parameters).
-bool SameColumns(const json& registered, const json& wanted) {
+bool SameGlueColumns(const json& registered, const json& wanted) {
   if (!registered.is_array() || registered.size() != wanted.size()) return false;
   for (std::size_t i = 0; i < wanted.size(); ++i) {
     for (const char* key : {"Name", "Type", "Comment"}) {
@@ -99,7 +99,7 @@ Status GlueDeltaRegistry::RegisterOnce(const TableIdentifier& id, const std::str
                                  registered_at + "'), not Floe's Delta table at '" + location +
                                  "': drop it or choose another table name");
   }
-  if (SameColumns(Member(descriptor, "Columns", json::array()), columns)) return Status::OK();
+  if (SameGlueColumns(Member(descriptor, "Columns", json::array()), columns)) return Status::OK();
 
   // The schema evolved: new columns, everything else as it is (others' parameters included).
   json input = glue_internal::TableInputOf(table);

@@ -32,7 +32,7 @@ std::string ComparableLocation(const std::string& location) {
 // type_text is compared without case: the open-source server lower-cases it on create
 // (struct<customerId:bigint> comes back as struct<customerid:bigint>), and Spark's field names
 // are case-insensitive anyway.
-bool SameColumns(const nlohmann::json& registered, const nlohmann::json& wanted) {
+bool SameUnityColumns(const nlohmann::json& registered, const nlohmann::json& wanted) {
   if (!registered.is_array() || registered.size() != wanted.size()) return false;
   for (std::size_t i = 0; i < wanted.size(); ++i) {
     for (const char* key : {"name", "type_name", "nullable"}) {
@@ -115,7 +115,7 @@ Status UnityDeltaRegistry::RegisterDeltaTable(const TableIdentifier& id, const s
                                    "'), not Floe's Delta table at '" + storage_location +
                                    "': drop it or choose another table name");
     }
-    if (SameColumns(existing->value("columns", nlohmann::json::array()), *columns)) return Status::OK();
+    if (SameUnityColumns(existing->value("columns", nlohmann::json::array()), *columns)) return Status::OK();
     // The schema evolved: re-register (external table: the files and the Delta log stay).
     // Dropping the table drops its grants too, so they are read first and granted again.
     auto grants = client_->GetTableGrants(full_name);

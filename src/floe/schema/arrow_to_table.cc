@@ -16,7 +16,7 @@ namespace {
 constexpr const char* kArrowExtensionNameKey = "ARROW:extension:name";
 constexpr const char* kArrowUuidExtension = "arrow.uuid";
 
-std::string Where(const std::string& path) { return "field '" + path + "'"; }
+std::string FieldWhere(const std::string& path) { return "field '" + path + "'"; }
 
 // Iceberg names are JSON strings, so they must be UTF-8; Arrow names are just bytes.
 bool IsValidUtf8(std::string_view s) {
@@ -92,7 +92,7 @@ Result<std::optional<int>> FieldIdOf(const arrow::Field& f, const std::string& p
     if (ok) value = value * 10 + (c - '0');
   }
   if (!ok || value > std::numeric_limits<int>::max()) {
-    return Status::InvalidArgument(Where(path) + ": " + kParquetFieldIdKey + " '" + *text + "' is not a field id");
+    return Status::InvalidArgument(FieldWhere(path) + ": " + kParquetFieldIdKey + " '" + *text + "' is not a field id");
   }
   return std::optional<int>(static_cast<int>(value));
 }
@@ -105,7 +105,7 @@ class Converter {
   // `path` is the field's Iceberg full name (list elements are "<list>.element").
   Result<NestedField> Field(const arrow::Field& f, std::string name, const std::string& path) {
     if (!IsValidUtf8(f.name())) {
-      return Status::InvalidArgument(Where(Escaped(path)) + ": the name is not valid UTF-8");
+      return Status::InvalidArgument(FieldWhere(Escaped(path)) + ": the name is not valid UTF-8");
     }
     NestedField out;
     out.name = std::move(name);
@@ -117,7 +117,7 @@ class Converter {
       ++fields_with_ids;
     }
     if (std::optional<std::string> doc = MetadataValue(f, kDocKey)) {
-      if (!IsValidUtf8(*doc)) return Status::InvalidArgument(Where(path) + ": the doc metadata is not valid UTF-8");
+      if (!IsValidUtf8(*doc)) return Status::InvalidArgument(FieldWhere(path) + ": the doc metadata is not valid UTF-8");
       out.doc = *doc;
     }
     FLOE_ASSIGN_OR_RETURN(out.type, TypeOf(f, f.type(), path));
@@ -128,14 +128,14 @@ class Converter {
   Result<TypePtr> Uuid(const arrow::DataType& storage, const std::string& path, const char* marker) {
     if (storage.id() != arrow::Type::FIXED_SIZE_BINARY ||
         static_cast<const arrow::FixedSizeBinaryType&>(storage).byte_width() != 16) {
-      return Status::InvalidArgument(Where(path) + ": marked as a uuid by " + marker + " but its type is " +
+      return Status::InvalidArgument(FieldWhere(path) + ": marked as a uuid by " + marker + " but its type is " +
                                      storage.ToString() + ", not fixed_size_binary(16)");
     }
     return Type::Primitive(TypeId::kUuid);
   }
 
   static Status NoIcebergType(const arrow::DataType& type, const std::string& path, const std::string& why) {
-    return Status::Unsupported(Where(path) + ": Arrow type " + type.ToString() + " has no Iceberg type" +
+    return Status::Unsupported(FieldWhere(path) + ": Arrow type " + type.ToString() + " has no Iceberg type" +
                                (why.empty() ? "" : " (" + why + ")"));
   }
 
@@ -162,7 +162,7 @@ class Converter {
     using arrow::Type;
     switch (type->id()) {
       case Type::NA:
-        return Status::InvalidArgument(Where(path) +
+        return Status::InvalidArgument(FieldWhere(path) +
                                        ": the Arrow null type has no Iceberg type; give the column a real type "
                                        "(an optional column can hold only nulls)");
       case Type::BOOL: return schema::Type::Primitive(TypeId::kBoolean);

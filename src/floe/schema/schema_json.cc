@@ -19,7 +19,7 @@ namespace {
 constexpr int kMaxNesting = 128;
 
 // "field 'a.b'" or, for a type that is not inside any field, "type".
-std::string Where(const std::string& path) { return path.empty() ? "type" : "field '" + path + "'"; }
+std::string TypeOrFieldWhere(const std::string& path) { return path.empty() ? "type" : "field '" + path + "'"; }
 
 Result<TypePtr> ParseType(const json& j, const std::string& path, int depth);
 
@@ -47,7 +47,7 @@ Result<NestedField> ParseStructField(const json& j, const std::string& parent, i
   // The name comes first so that every later message can say which field is wrong.
   FLOE_ASSIGN_OR_RETURN(f.name, ja::RequireString(j, "name", In(placeholder)));
   const std::string path = JoinFieldPath(parent, f.name);
-  const std::string where = Where(path);
+  const std::string where = TypeOrFieldWhere(path);
   FLOE_ASSIGN_OR_RETURN(f.id, ParseId(j, "id", where));
   FLOE_ASSIGN_OR_RETURN(f.required, ja::RequireBool(j, "required", In(where)));
   FLOE_ASSIGN_OR_RETURN(const json* type, ja::Require(j, "type", In(where)));
@@ -60,7 +60,7 @@ Result<NestedField> ParseStructField(const json& j, const std::string& parent, i
 }
 
 Result<std::vector<NestedField>> ParseFields(const json& j, const std::string& path, int depth) {
-  FLOE_ASSIGN_OR_RETURN(const json* fields, ja::RequireArray(j, "fields", In(Where(path))));
+  FLOE_ASSIGN_OR_RETURN(const json* fields, ja::RequireArray(j, "fields", In(TypeOrFieldWhere(path))));
   std::vector<NestedField> out;
   out.reserve(fields->size());
   for (const json& field : *fields) {
@@ -73,46 +73,46 @@ Result<std::vector<NestedField>> ParseFields(const json& j, const std::string& p
 Result<TypePtr> ParseList(const json& j, const std::string& path, int depth) {
   const std::string element_path = JoinFieldPath(path, "element");
   NestedField element;
-  FLOE_ASSIGN_OR_RETURN(element.id, ParseId(j, "element-id", Where(path)));
-  FLOE_ASSIGN_OR_RETURN(element.required, ja::RequireBool(j, "element-required", In(Where(path))));
-  FLOE_ASSIGN_OR_RETURN(const json* type, ja::Require(j, "element", In(Where(path))));
+  FLOE_ASSIGN_OR_RETURN(element.id, ParseId(j, "element-id", TypeOrFieldWhere(path)));
+  FLOE_ASSIGN_OR_RETURN(element.required, ja::RequireBool(j, "element-required", In(TypeOrFieldWhere(path))));
+  FLOE_ASSIGN_OR_RETURN(const json* type, ja::Require(j, "element", In(TypeOrFieldWhere(path))));
   FLOE_ASSIGN_OR_RETURN(element.type, ParseType(*type, element_path, depth + 1));
   return Type::List(std::move(element));
 }
 
 Result<TypePtr> ParseMap(const json& j, const std::string& path, int depth) {
   NestedField key, value;
-  FLOE_ASSIGN_OR_RETURN(key.id, ParseId(j, "key-id", Where(path)));
-  FLOE_ASSIGN_OR_RETURN(const json* key_type, ja::Require(j, "key", In(Where(path))));
+  FLOE_ASSIGN_OR_RETURN(key.id, ParseId(j, "key-id", TypeOrFieldWhere(path)));
+  FLOE_ASSIGN_OR_RETURN(const json* key_type, ja::Require(j, "key", In(TypeOrFieldWhere(path))));
   FLOE_ASSIGN_OR_RETURN(key.type, ParseType(*key_type, JoinFieldPath(path, "key"), depth + 1));
-  FLOE_ASSIGN_OR_RETURN(value.id, ParseId(j, "value-id", Where(path)));
-  FLOE_ASSIGN_OR_RETURN(value.required, ja::RequireBool(j, "value-required", In(Where(path))));
-  FLOE_ASSIGN_OR_RETURN(const json* value_type, ja::Require(j, "value", In(Where(path))));
+  FLOE_ASSIGN_OR_RETURN(value.id, ParseId(j, "value-id", TypeOrFieldWhere(path)));
+  FLOE_ASSIGN_OR_RETURN(value.required, ja::RequireBool(j, "value-required", In(TypeOrFieldWhere(path))));
+  FLOE_ASSIGN_OR_RETURN(const json* value_type, ja::Require(j, "value", In(TypeOrFieldWhere(path))));
   FLOE_ASSIGN_OR_RETURN(value.type, ParseType(*value_type, JoinFieldPath(path, "value"), depth + 1));
   return Type::Map(std::move(key), std::move(value));
 }
 
 Result<TypePtr> ParseType(const json& j, const std::string& path, int depth) {
   if (depth > kMaxNesting) {
-    return Status::InvalidArgument(Where(path) + ": types nest deeper than " + std::to_string(kMaxNesting) + " levels");
+    return Status::InvalidArgument(TypeOrFieldWhere(path) + ": types nest deeper than " + std::to_string(kMaxNesting) + " levels");
   }
   if (j.is_string()) {
     Result<TypePtr> t = ParsePrimitiveTypeString(j.get<std::string>());
-    if (!t.ok()) return t.status().WithContext(Where(path));
+    if (!t.ok()) return t.status().WithContext(TypeOrFieldWhere(path));
     return t;
   }
   if (!j.is_object()) {
-    return Status::InvalidArgument(Where(path) + ": a type must be a string or an object, got " +
+    return Status::InvalidArgument(TypeOrFieldWhere(path) + ": a type must be a string or an object, got " +
                                    std::string(ja::KindName(j, kJsonWording)));
   }
-  FLOE_ASSIGN_OR_RETURN(std::string kind, ja::RequireString(j, "type", In(Where(path))));
+  FLOE_ASSIGN_OR_RETURN(std::string kind, ja::RequireString(j, "type", In(TypeOrFieldWhere(path))));
   if (kind == "struct") {
     FLOE_ASSIGN_OR_RETURN(std::vector<NestedField> fields, ParseFields(j, path, depth));
     return Type::Struct(std::move(fields));
   }
   if (kind == "list") return ParseList(j, path, depth);
   if (kind == "map") return ParseMap(j, path, depth);
-  return Status::InvalidArgument(Where(path) + ": unknown nested type \"" + kind +
+  return Status::InvalidArgument(TypeOrFieldWhere(path) + ": unknown nested type \"" + kind +
                                  "\" (expected \"struct\", \"list\" or \"map\")");
 }
 
