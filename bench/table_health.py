@@ -27,7 +27,7 @@ import urllib.request
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.driver import report  # noqa: E402
+from bench.driver import floe_config, report  # noqa: E402
 from tests.integration.fixtures.duckdb_ext import connect  # noqa: E402
 from tests.integration.fixtures.kafka_broker import KafkaBroker  # noqa: E402
 from tests.integration.fixtures.produce import RecordProducer  # noqa: E402
@@ -124,8 +124,7 @@ def committed(catalog, table_name: str, topic: str) -> int:
         snap = catalog.load_table(table_name).current_snapshot()
     except Exception:  # noqa: BLE001 - not created yet
         return 0
-    text = snap.summary.additional_properties.get("floe.offsets") if snap and snap.summary else None
-    return sum(json.loads(text).get(topic, {}).values()) if text else 0
+    return sum(floe_config.snapshot_offsets(snap).get(topic, {}).values())
 
 
 def one_run(o, floe_bin, kafka, registry, maintenance: bool) -> dict:

@@ -148,13 +148,8 @@ def freshness(floe_bin: pathlib.Path, producer, bootstrap: str, registry_url: st
 def _snapshot_offsets(cat, table_name: str, topic: str) -> list:
     """Every snapshot still in the table's metadata, oldest first: (commit time in ms, its
     floe.offsets for `topic`)."""
-    table = cat.load_table(table_name)
-    out = []
-    for snap in sorted(table.metadata.snapshots, key=lambda s: s.timestamp_ms):
-        text = snap.summary.additional_properties.get("floe.offsets") if snap.summary else None
-        if text:
-            out.append((snap.timestamp_ms, {int(p): o for p, o in json.loads(text).get(topic, {}).items()}))
-    return out
+    snapshots = sorted(cat.load_table(table_name).metadata.snapshots, key=lambda s: s.timestamp_ms)
+    return [(snap.timestamp_ms, floe_config.snapshot_offsets(snap).get(topic, {})) for snap in snapshots]
 
 
 def _offsets(cat, table_name: str, topic: str) -> dict:

@@ -56,16 +56,20 @@ def commits_and_files(table) -> tuple[int, int]:
     return commits, files
 
 
-def committed_offsets(table) -> dict:
-    """floe.offsets of the current snapshot: {topic: {partition: next offset}} (Floe writes
-    every partition the table has covered into each commit)."""
-    snap = table.current_snapshot()
+def snapshot_offsets(snap) -> dict:
+    """floe.offsets of a snapshot (None: no snapshot): {topic: {partition: next offset}} (Floe
+    writes every partition the table has covered into each commit)."""
     if snap is None or not snap.summary:
         return {}
     text = snap.summary.additional_properties.get("floe.offsets")
     if not text:
         return {}
     return {t: {int(p): o for p, o in parts.items()} for t, parts in json.loads(text).items()}
+
+
+def committed_offsets(table) -> dict:
+    """floe.offsets of the current snapshot."""
+    return snapshot_offsets(table.current_snapshot())
 
 
 def table_name(topic: str) -> str:

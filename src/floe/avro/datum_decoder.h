@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "floe/avro/arrow_mapping.h"
-#include "floe/columnar/builder_capacity.h"
 #include "floe/avro/binary_reader.h"
 #include "floe/avro/decode_plan.h"
 #include "floe/avro/schema.h"
+#include "floe/columnar/builder_capacity.h"
 #include "floe/core/result.h"
 
 namespace floe::avro {

@@ -94,24 +94,12 @@ Status RecordBatchDecoder::AppendDatum(BinaryReader& in, bool whole) {
 Status RecordBatchDecoder::Rollback() { return columnar::RollBackColumns(columns_, rows_); }
 
 Result<std::shared_ptr<arrow::RecordBatch>> RecordBatchDecoder::Flush() {
-  std::vector<std::shared_ptr<arrow::Array>> arrays;
-  arrays.reserve(columns_.size());
-  for (auto& column : columns_) {
-    std::shared_ptr<arrow::Array> array;
-    const arrow::Status st = column->Finish(&array);
-    if (!st.ok()) {  // some columns are already handed out: this batch cannot be completed
-      for (auto& c : columns_) c->Reset();
-      rows_ = 0;
-      validate_first_ = false;
-      return FromArrow(st).WithContext("flushing a batch (its rows are lost)");
-    }
-    arrays.push_back(std::move(array));
-  }
-  capacity_.Learn(arrays);
-  auto batch = arrow::RecordBatch::Make(schema_, rows_, std::move(arrays));
+  auto arrays = capacity_.FinishBatch(columns_);
+  const std::int64_t rows = rows_;
   rows_ = 0;
   validate_first_ = false;
-  return batch;
+  if (!arrays.ok()) return arrays.status();
+  return arrow::RecordBatch::Make(schema_, rows, std::move(*arrays));
 }
 
 }  // namespace floe::avro

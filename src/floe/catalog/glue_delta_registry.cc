@@ -2,8 +2,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
-
 #include "floe/catalog/glue_catalog.h"
 #include "floe/catalog/glue_columns.h"
 #include "floe/catalog/glue_json_internal.h"

@@ -1,7 +1,5 @@
 #include "floe/catalog/unity_delta_registry.h"
 
-#include <cctype>
-
 #include <spdlog/spdlog.h>
 
 #include "floe/catalog/unity_columns.h"

@@ -99,6 +99,23 @@ Status BuilderCapacity::Reserve(const std::vector<std::unique_ptr<arrow::ArrayBu
   return Status::OK();
 }
 
+Result<std::vector<std::shared_ptr<arrow::Array>>> BuilderCapacity::FinishBatch(
+    const std::vector<std::unique_ptr<arrow::ArrayBuilder>>& columns) {
+  std::vector<std::shared_ptr<arrow::Array>> arrays;
+  arrays.reserve(columns.size());
+  for (const auto& column : columns) {
+    std::shared_ptr<arrow::Array> array;
+    const arrow::Status st = column->Finish(&array);
+    if (!st.ok()) {
+      for (const auto& c : columns) c->Reset();
+      return FromArrow(st).WithContext("flushing a batch (its rows are lost)");
+    }
+    arrays.push_back(std::move(array));
+  }
+  Learn(arrays);
+  return arrays;
+}
+
 Status BuilderCapacity::Reserve(arrow::ArrayBuilder& column) const {
   if (columns_.size() != 1) return Status::OK();
   std::size_t next = 0;

@@ -16,7 +16,7 @@
 #include <memory>
 #include <vector>
 
-#include "floe/core/status.h"
+#include "floe/core/result.h"
 
 namespace floe::columnar {
 
@@ -29,6 +29,11 @@ class BuilderCapacity {
   // row). Nothing until something was learned. Fails only when the memory cannot be reserved.
   Status Reserve(const std::vector<std::unique_ptr<arrow::ArrayBuilder>>& columns) const;
   Status Reserve(arrow::ArrayBuilder& column) const;
+  // Finishes a batch's columns (the decoders' Flush) and learns their sizes. If a column cannot
+  // be finished (memory), others are already handed out and the batch cannot be completed:
+  // every builder is reset and the error says that its rows are lost.
+  Result<std::vector<std::shared_ptr<arrow::Array>>> FinishBatch(
+      const std::vector<std::unique_ptr<arrow::ArrayBuilder>>& columns);
 
   // Pre-order over one column's builders: the column, then its children.
   struct Size {

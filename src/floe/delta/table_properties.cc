@@ -1,7 +1,5 @@
 #include "floe/delta/table_properties.h"
 
-#include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <optional>
 #include <sstream>

@@ -2,7 +2,6 @@
 #include "floe/iceberg/view_update.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <optional>
 #include <set>
@@ -45,7 +44,7 @@ bool SameViewVersion(const ViewVersion& a, const ViewVersion& b) {
 // A property parsed as Java's PropertyUtil does: booleans case-insensitively, ints strictly.
 bool BoolProperty(const ViewMetadata& m, std::string_view key) {
   auto value = m.Property(key);
-  return value && AsciiLower(std::string(*value)) == "true";
+  return value && AsciiLower(*value) == "true";
 }
 
 Result<int> HistorySize(const ViewMetadata& m) {

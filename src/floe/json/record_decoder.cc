@@ -110,24 +110,12 @@ Status JsonRecordDecoder::AppendNull() {
 }
 
 Result<std::shared_ptr<arrow::RecordBatch>> JsonRecordDecoder::Flush() {
-  std::vector<std::shared_ptr<arrow::Array>> arrays;
-  arrays.reserve(impl_->columns.size());
-  for (auto& column : impl_->columns) {
-    std::shared_ptr<arrow::Array> array;
-    const arrow::Status st = column->Finish(&array);
-    if (!st.ok()) {  // some columns are already handed out: this batch cannot be completed
-      for (auto& c : impl_->columns) c->Reset();
-      impl_->rows = 0;
-      impl_->validate_first = false;
-      return FromArrow(st).WithContext("flushing a batch (its rows are lost)");
-    }
-    arrays.push_back(std::move(array));
-  }
-  impl_->capacity.Learn(arrays);
-  auto batch = arrow::RecordBatch::Make(impl_->schema, impl_->rows, std::move(arrays));
+  auto arrays = impl_->capacity.FinishBatch(impl_->columns);
+  const std::int64_t rows = impl_->rows;
   impl_->rows = 0;
   impl_->validate_first = false;
-  return batch;
+  if (!arrays.ok()) return arrays.status();
+  return arrow::RecordBatch::Make(impl_->schema, rows, std::move(*arrays));
 }
 
 }  // namespace floe::json

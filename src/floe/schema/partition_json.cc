@@ -1,11 +1,10 @@
 // Partition specs and sort orders to and from the spec's JSON (Appendix C).
-#include <cctype>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 
-#include "floe/schema/json.h"
 #include "floe/core/ascii.h"
+#include "floe/schema/json.h"
 #include "floe/schema/json_wording_internal.h"
 
 namespace floe::schema {

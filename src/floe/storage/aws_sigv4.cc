@@ -5,7 +5,6 @@
 #include <openssl/sha.h>
 
 #include <algorithm>
-#include <cctype>
 #include <ctime>
 
 #include "floe/core/ascii.h"
