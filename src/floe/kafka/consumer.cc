@@ -9,6 +9,8 @@
 #include <utility>
 
 #include "floe/kafka/consumer_callbacks.h"
+#include "floe/kafka/consumer_conf.h"
+#include "floe/kafka/group_watch.h"
 #include "floe/kafka/list_offsets.h"
 #include "floe/kafka/rdkafka_interop.h"
 
@@ -68,65 +70,13 @@ std::string DescribeSecurityFailure(const std::string& bootstrap_servers, std::s
   return out + ".";
 }
 
-namespace {
 
-// Floe's consumer settings with the user's properties applied on top, in a librdkafka conf:
-// what Create uses, and what CheckOptions tries without making a client.
-Result<std::unique_ptr<RdKafka::Conf>> BuildConf(const ConsumerOptions& options) {
-  std::unique_ptr<RdKafka::Conf> conf(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
-  std::string error;
-  // Floe's defaults first; the user's properties may override any of them.
-  std::map<std::string, std::string> settings = {
-      {"bootstrap.servers", options.bootstrap_servers},
-      {"group.id", options.group_id},
-      // The table, not Kafka, is the source of truth; group offsets are for lag tools only.
-      // Floe stores them (CommitOffsets) and librdkafka's auto-commit sends them: its timer
-      // skips commits while the group rebalances, which a commit of Floe's own could not know.
-      {"enable.auto.commit", "true"},
-      {"enable.auto.offset.store", "false"},
-      {"auto.offset.reset", "earliest"},
-      {"enable.partition.eof", "false"},
-      // Records of aborted transactions never reach the table; transaction markers are skipped
-      // (the pipeline still moves its offsets past them: GroupConsumer::ReadPosition).
-      {"isolation.level", "read_committed"},
-      {"client.id", "floe"},
-      // A rebalance moves only the partitions that change owner; the others keep flowing.
-      {"partition.assignment.strategy", "cooperative-sticky"},
-      // How long a dead worker keeps its partitions (librdkafka's default is 45 s). Heartbeats
-      // come from librdkafka's own thread, not from the poll loop, so a long commit cannot
-      // miss them: 10 s only has to cover a network hiccup or a broker failover. A static
-      // member (instance_id) restarted within this time takes its partitions back without a
-      // rebalance; docs/reliability.md explains the trade-off.
-      {"session.timeout.ms", "10000"},
-      {"heartbeat.interval.ms", "1000"},
-      // The broker returns a record batch larger than fetch.max.bytes whole (so consumers make
-      // progress), but librdkafka refuses any response over receive.message.max.bytes (default
-      // 100 MB) and fetches it again for ever: a topic allowing 100 MiB records would stall
-      // every partition on that broker. Up to 1 GiB is fetched; max_record_size then decides
-      // (pipeline/record_limits.h).
-      {"receive.message.max.bytes", "1073741824"},
-      // Every 5 s the brokers' connection states reach the event callback: /status's
-      // kafka.state comes from them (broker_states.h says why ALL_BROKERS_DOWN is not enough).
-      {"statistics.interval.ms", "5000"},
-  };
-  if (!options.instance_id.empty()) settings["group.instance.id"] = options.instance_id;
-  for (const auto& [k, v] : options.properties) settings[k] = v;
-  for (const auto& [k, v] : settings) {
-    if (conf->set(k, v, error) != RdKafka::Conf::CONF_OK) {
-      return Status::InvalidArgument("kafka property '" + k + "': " + error);
-    }
-  }
-  return conf;
-}
-
-}  // namespace
-
-Status Consumer::CheckOptions(const ConsumerOptions& options) { return BuildConf(options).status(); }
+Status Consumer::CheckOptions(const ConsumerOptions& options) { return BuildConsumerConf(options).status(); }
 
 Result<std::unique_ptr<Consumer>> Consumer::Create(const ConsumerOptions& options) {
-  FLOE_ASSIGN_OR_RETURN(auto conf, BuildConf(options));
+  FLOE_ASSIGN_OR_RETURN(auto conf, BuildConsumerConf(options));
   std::string error;
-  auto callbacks = std::make_unique<ConsumerCallbacks>();
+  auto callbacks = std::make_unique<ConsumerCallbacks>(options.log_name);
   if (conf->set("rebalance_cb", static_cast<RdKafka::RebalanceCb*>(callbacks.get()), error) != RdKafka::Conf::CONF_OK ||
       conf->set("offset_commit_cb", static_cast<RdKafka::OffsetCommitCb*>(callbacks.get()), error) !=
           RdKafka::Conf::CONF_OK ||
@@ -135,12 +85,12 @@ Result<std::unique_ptr<Consumer>> Consumer::Create(const ConsumerOptions& option
   }
   std::unique_ptr<RdKafka::KafkaConsumer> consumer(RdKafka::KafkaConsumer::create(conf.get(), error));
   if (!consumer) return Status::InvalidArgument("cannot create Kafka consumer: " + error);
-  return std::unique_ptr<Consumer>(new Consumer(std::move(callbacks), std::move(consumer), options.bootstrap_servers));
+  return std::unique_ptr<Consumer>(new Consumer(std::move(callbacks), std::move(consumer), options));
 }
 
 Consumer::Consumer(std::unique_ptr<ConsumerCallbacks> callbacks, std::unique_ptr<RdKafka::KafkaConsumer> consumer,
-                   std::string bootstrap_servers)
-    : bootstrap_servers_(std::move(bootstrap_servers)),
+                   ConsumerOptions options)
+    : options_(std::move(options)),
       callbacks_(std::move(callbacks)),
       consumer_(std::move(consumer)),
       queue_(rd_kafka_queue_get_consumer(consumer_->c_ptr())) {}
@@ -148,9 +98,9 @@ Consumer::Consumer(std::unique_ptr<ConsumerCallbacks> callbacks, std::unique_ptr
 void Consumer::QueueDeleter::operator()(rd_kafka_queue_s* queue) const { rd_kafka_queue_destroy(queue); }
 
 Status Consumer::SecurityFailure(std::string_view reason) {
-  const std::string what = DescribeSecurityFailure(bootstrap_servers_, reason, RdKafka::version());
+  const std::string what = DescribeSecurityFailure(options_.bootstrap_servers, reason, RdKafka::version());
   if (!reached_brokers_) return Status::InvalidArgument(what);
-  spdlog::warn("kafka: {}", what);
+  spdlog::warn("{}: {}", options_.log_name, what);
   return Status::OK();
 }
 
@@ -196,8 +146,14 @@ Status Consumer::Subscribe(const std::vector<std::string>& topics, RebalanceList
   if (topics.empty()) return Status::InvalidArgument("kafka subscribe needs at least one topic");
   callbacks_->set_listener(listener);
   subscribed_ = true;
-  return FromCode(consumer_->subscribe(topics), "subscribe");
+  FLOE_RETURN_IF_ERROR(FromCode(consumer_->subscribe(topics), "subscribe"));
+  if (options_.watch_group && !watch_) {
+    watch_ = std::make_unique<GroupWatch>(consumer_->c_ptr(), options_, topics, GroupWatch::Timing{});
+  }
+  return Status::OK();
 }
+
+bool Consumer::JoinedGroup() const { return callbacks_ && callbacks_->assigned_once(); }
 
 Status Consumer::Pause(const std::vector<TopicPartition>& partitions) {
   FLOE_RETURN_IF_ERROR(CheckOpen("Pause"));
@@ -249,7 +205,7 @@ std::vector<TopicPartition> Consumer::Assignment() const {
   PartitionList list;
   const RdKafka::ErrorCode rc = consumer_->assignment(list.get());
   if (rc != RdKafka::ERR_NO_ERROR) {
-    spdlog::warn("kafka: reading the assignment failed: {}", RdKafka::err2str(rc));
+    spdlog::warn("{}: reading the assignment failed: {}", options_.log_name, RdKafka::err2str(rc));
     return {};
   }
   return FromRdKafka(list.get());
@@ -367,7 +323,7 @@ Result<std::optional<Record>> Consumer::NoRecord(int err, const std::string& rea
     case RdKafka::ERR__MAX_POLL_EXCEEDED:
       // librdkafka reconnects (or rejoins the group, after a too long gap between polls) by
       // itself; the caller just polls again.
-      spdlog::warn("kafka: {}", reason);
+      spdlog::warn("{}: {}", options_.log_name, reason);
       return std::optional<Record>();
     case RdKafka::ERR__FATAL: {
       // The client cannot go on (librdkafka: "the client instance is no longer usable"); the
@@ -410,6 +366,7 @@ Status Consumer::Close() {
   // Closing runs the revoke callback for the whole assignment, then leaves the group. The
   // listener may still commit in there, so the consumer counts as open until it returns.
   state_ = State::kClosing;
+  watch_.reset();  // a probe under way leaves the group first
   fetched_.Clear();  // read, never delivered: the table's offsets say where the next owner starts
   queue_.reset();
   // close(queue) is close() on librdkafka's thread: its callbacks come through `queue`, served
@@ -423,9 +380,9 @@ Status Consumer::Close() {
   state_ = State::kClosed;
   const Status callback_status = callbacks_->TakeError();
   if (!closed) {
-    spdlog::warn("kafka: leaving the consumer group did not finish within {} s (a rebalance is pending); not waiting "
+    spdlog::warn("{}: leaving the consumer group did not finish within {} s (a rebalance is pending); not waiting "
                  "for it: the group drops this member when its session times out",
-                 kCloseTimeoutMs / 1000);
+                 options_.log_name, kCloseTimeoutMs / 1000);
     // librdkafka's threads go on logging through the callbacks while the process exits.
     callbacks_->Silence();
     Abandoned().emplace_back(std::move(callbacks_), std::move(consumer_));

@@ -31,6 +31,11 @@ struct ConsumerOptions {
   std::map<std::string, std::string> properties;  // librdkafka pass-through, applied last
   // Static membership (group.instance.id, KIP-345); empty for a dynamic member.
   std::string instance_id;
+  // Subscribe() starts a GroupWatch (group_watch.h), which rebalances the group when partitions
+  // are left without an owner. Off for the watch's own probe.
+  bool watch_group = true;
+  // Starts every line this consumer logs.
+  std::string log_name = "kafka";
 };
 
 // Whether an error librdkafka reports for a broker connection is one that reconnecting will
@@ -48,6 +53,7 @@ std::string DescribeSecurityFailure(const std::string& bootstrap_servers, std::s
                                     int librdkafka_version);
 
 class ConsumerCallbacks;  // consumer_callbacks.h: librdkafka's callback interfaces, kept out of this header
+class GroupWatch;         // group_watch.h
 
 class Consumer final : public GroupConsumer {
  public:
@@ -66,7 +72,10 @@ class Consumer final : public GroupConsumer {
   // Joins the consumer group (options.group_id) for these topics; an entry starting with '^'
   // is a regex pattern (librdkafka's convention). Partitions then come and go through the
   // listener, which must outlive the consumer.
+  // With options.watch_group, a GroupWatch then watches the group from a thread of its own.
   Status Subscribe(const std::vector<std::string>& topics, RebalanceListener* listener) override;
+  // Whether the group has answered this member's JoinGroup with an assignment (maybe empty).
+  bool JoinedGroup() const;
   // Stops / restarts fetching from assigned partitions (offsets ignored). Resume continues at
   // the next record not yet returned by Poll() (nothing skipped or repeated), or where a Seek
   // done while paused moved it (pause, seek back to a failed record, resume: it comes again).
@@ -114,7 +123,7 @@ class Consumer final : public GroupConsumer {
 
  private:
   Consumer(std::unique_ptr<ConsumerCallbacks> callbacks, std::unique_ptr<RdKafka::KafkaConsumer> consumer,
-           std::string bootstrap_servers);
+           ConsumerOptions options);
   Status CheckOpen(std::string_view operation) const;
   // A failed metadata or watermark request (`failed`): before the first subscription, the
   // queued connection errors say why; a security failure replaces the bare "transport failure".
@@ -128,7 +137,7 @@ class Consumer final : public GroupConsumer {
   // the queue stayed empty) and its description, or a failure kept from a callback.
   Result<std::optional<Record>> NoRecord(int err, const std::string& reason);
 
-  std::string bootstrap_servers_;
+  const ConsumerOptions options_;
   bool subscribed_ = false;
   bool reached_brokers_ = false;  // a record, an assignment or an answered request seen
 
@@ -143,6 +152,7 @@ class Consumer final : public GroupConsumer {
   FetchedBatch fetched_;  // destroyed before consumer_: its messages belong to it
   enum class State { kOpen, kClosing, kClosed };  // kClosing: inside Close(), revoke callbacks running
   State state_ = State::kOpen;
+  std::unique_ptr<GroupWatch> watch_;  // uses consumer_'s handle: stopped first in Close()
 };
 
 }  // namespace floe::kafka

@@ -36,7 +36,7 @@ void ConsumerCallbacks::event_cb(RdKafka::Event& event) {
         if (!transport_failure_) transport_failure_ = BrokerOutage{std::chrono::system_clock::now(), event.str()};
         failures_recorded_.store(true);
       }
-      spdlog::warn("kafka: {}: {}", RdKafka::err2str(event.err()), event.str());
+      spdlog::warn("{}: {}: {}", log_name_, RdKafka::err2str(event.err()), event.str());
       break;
     case RdKafka::Event::EVENT_STATS: {
       auto up = AnyBrokerUp(event.str());
@@ -48,7 +48,7 @@ void ConsumerCallbacks::event_cb(RdKafka::Event& event) {
         std::lock_guard lock(mutex_);
         if (!outage_ && transport_failure_) {
           outage_ = transport_failure_;
-          spdlog::warn("kafka: no broker is reachable (first failure: {})", transport_failure_->reason);
+          spdlog::warn("{}: no broker is reachable (first failure: {})", log_name_, transport_failure_->reason);
         }
       }
       break;
@@ -59,7 +59,7 @@ void ConsumerCallbacks::event_cb(RdKafka::Event& event) {
                          : severity == 4 ? spdlog::level::warn
                          : severity <= 6 ? spdlog::level::info
                                          : spdlog::level::debug;
-      spdlog::log(level, "kafka: [{}] {}", event.fac(), event.str());
+      spdlog::log(level, "{}: [{}] {}", log_name_, event.fac(), event.str());
       break;
     }
     default:
@@ -76,7 +76,7 @@ void ConsumerCallbacks::ClearOutage() {
   if (!failures_recorded_.load(std::memory_order_relaxed)) return;
   std::lock_guard lock(mutex_);
   failures_recorded_.store(false);
-  if (outage_) spdlog::info("kafka: the brokers are reachable again");
+  if (outage_) spdlog::info("{}: the brokers are reachable again", log_name_);
   outage_.reset();
   transport_failure_.reset();
 }
@@ -95,7 +95,7 @@ void ConsumerCallbacks::offset_commit_cb(RdKafka::ErrorCode err, std::vector<RdK
   // ERR__NO_OFFSET: there was nothing new to commit, which is not a failure.
   if (err == RdKafka::ERR_NO_ERROR || err == RdKafka::ERR__NO_OFFSET) return;
   // Group offsets only feed lag monitoring, so a failed commit is worth a warning, not an error.
-  spdlog::warn("kafka: committing group offsets for {} failed: {}", DescribePartitions(FromRdKafka(offsets), true),
+  spdlog::warn("{}: committing group offsets for {} failed: {}", log_name_, DescribePartitions(FromRdKafka(offsets), true),
                RdKafka::err2str(err));
 }
 
@@ -106,7 +106,7 @@ void ConsumerCallbacks::Assign(RdKafka::KafkaConsumer& consumer, std::vector<RdK
   const bool listener_ok = chosen.empty() || CallListener("OnAssigned", [&] { listener_->OnAssigned(chosen); });
   ApplyChosenOffsets(chosen, partitions);
   // Cooperative rounds often assign nothing new (e.g. right after a revoke): not worth a line.
-  if (!partitions.empty()) spdlog::info("kafka: assigned {}", DescribePartitions(FromRdKafka(partitions), true));
+  if (!partitions.empty()) spdlog::info("{}: assigned {}", log_name_, DescribePartitions(FromRdKafka(partitions), true));
   // Cooperative assignors require the incremental call even for an empty list.
   const Status assigned = cooperative ? FromError(consumer.incremental_assign(partitions), "incremental assign")
                                       : FromCode(consumer.assign(partitions), "assign");
@@ -140,14 +140,14 @@ void ConsumerCallbacks::Revoke(RdKafka::KafkaConsumer& consumer, std::vector<RdK
   // Read before unassigning: the unassign calls reset the flag.
   const bool lost = consumer.assignment_lost();
   const std::vector<TopicPartition> revoked = FromRdKafka(partitions);
-  if (!revoked.empty()) spdlog::info("kafka: {} {}", lost ? "lost" : "revoked", DescribePartitions(revoked, false));
+  if (!revoked.empty()) spdlog::info("{}: {} {}", log_name_, lost ? "lost" : "revoked", DescribePartitions(revoked, false));
   if (!revoked.empty()) CallListener("OnRevoked", [&] { listener_->OnRevoked(revoked, lost); });
   Fail(cooperative ? FromError(consumer.incremental_unassign(partitions), "incremental unassign")
                    : FromCode(consumer.unassign(), "unassign"));
 }
 
 void ConsumerCallbacks::GiveUpAssignment(RdKafka::KafkaConsumer& consumer, RdKafka::ErrorCode err) {
-  spdlog::error("kafka: rebalance failed: {}; dropping the whole assignment", RdKafka::err2str(err));
+  spdlog::error("{}: rebalance failed: {}; dropping the whole assignment", log_name_, RdKafka::err2str(err));
   PartitionList current;
   Fail(FromCode(consumer.assignment(current.get()), "reading the assignment"));
   const std::vector<TopicPartition> lost = FromRdKafka(current.get());
@@ -170,7 +170,7 @@ bool ConsumerCallbacks::CallListener(std::string_view what, const std::function<
 
 void ConsumerCallbacks::Fail(const Status& status) {
   if (status.ok()) return;
-  spdlog::error("kafka: {}", status.message());
+  spdlog::error("{}: {}", log_name_, status.message());
   if (error_.ok()) error_ = status;
 }
 

@@ -21,6 +21,9 @@ namespace floe::kafka {
 
 class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCommitCb, public RdKafka::EventCb {
  public:
+  // `log_name` starts every line logged (ConsumerOptions::log_name).
+  explicit ConsumerCallbacks(std::string log_name) : log_name_(std::move(log_name)) {}
+
   void set_listener(RebalanceListener* listener) { listener_ = listener; }
 
   // The first refused-credentials/certificate error since the last call (librdkafka's reason),
@@ -59,6 +62,7 @@ class ConsumerCallbacks : public RdKafka::RebalanceCb, public RdKafka::OffsetCom
   bool CallListener(std::string_view what, const std::function<void()>& call);
   void Fail(const Status& status);
 
+  const std::string log_name_;
   RebalanceListener* listener_ = nullptr;
   Status error_;
   bool assigned_once_ = false;
