@@ -12,6 +12,7 @@ import uuid
 
 from tests.integration.fixtures.exactly_once import BackgroundProducer, assert_exactly_once, end_offsets
 from tests.integration.fixtures.floe_run import FloeRun
+from tests.integration.fixtures.worker_group import status_of
 from tests.integration.test_pipeline_avro import ORDER, order
 
 STRANDED_LINE = "have had no owner"
@@ -35,7 +36,8 @@ def test_static_member_killed_between_cooperative_rounds_strands_nothing(kafka, 
     kafka.create_topic(topic, partitions=4)
     producing = BackgroundProducer(kafka, schema_registry.url, topic, 4, 4000, 20, lambda p: p.serializer(ORDER), order)
     topics = [{"name": topic, "table": "kafka.strand"}]
-    common = dict(registry_url=schema_registry.url, group_id=f"g-{topic}", defaults={"commit_interval": "1s"})
+    common = dict(registry_url=schema_registry.url, group_id=f"g-{topic}", defaults={"commit_interval": "1s"},
+                  admin=True)
     a = FloeRun(floe_bin, tmp_path / "a", kafka.bootstrap, topics, **common)
     b = FloeRun(floe_bin, tmp_path / "b", kafka.bootstrap, topics, **common)
     b.config["warehouse"] = a.config["warehouse"]  # one table: one warehouse and catalog
@@ -59,6 +61,8 @@ def test_static_member_killed_between_cooperative_rounds_strands_nothing(kafka, 
         while a.committed_offsets("kafka.strand") != want and time.monotonic() < deadline:
             time.sleep(0.5)
         assert a.committed_offsets("kafka.strand") == want, logs(a) + logs(b)
+        # /status counts the rebalances the watch made (the worker that probed is either one).
+        assert sum(status_of(w)["kafka"]["stranded_partition_rebalances"] for w in (a, b)) >= 1
     finally:
         assert b.stop() == 0, b.log_tail()
         assert a.stop() == 0, a.log_tail()

@@ -148,7 +148,8 @@ Status Consumer::Subscribe(const std::vector<std::string>& topics, RebalanceList
   subscribed_ = true;
   FLOE_RETURN_IF_ERROR(FromCode(consumer_->subscribe(topics), "subscribe"));
   if (options_.watch_group && !watch_) {
-    watch_ = std::make_unique<GroupWatch>(consumer_->c_ptr(), options_, topics, GroupWatch::Timing{});
+    watch_ = std::make_unique<GroupWatch>(consumer_->c_ptr(), options_, topics, GroupWatch::Timing{},
+                                          &stranded_rebalances_);
   }
   return Status::OK();
 }

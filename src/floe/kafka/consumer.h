@@ -5,6 +5,7 @@
 // Threading: one Consumer is driven by one thread. Rebalance callbacks (RebalanceListener)
 // run inside Poll() and Close() on that thread, so the listener needs no locking of its own
 // against the code that polls.
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -114,6 +115,7 @@ class Consumer final : public GroupConsumer {
   // librdkafka's application position (rd_kafka_position): control records move it too.
   std::optional<std::int64_t> ReadPosition(const std::string& topic, std::int32_t partition) override;
   std::optional<BrokerOutage> Outage() const override;
+  std::int64_t StrandedPartitionRebalances() const override { return stranded_rebalances_.load(); }
   // Leaves the group cleanly: the listener's OnRevoked(..., lost=false) runs for the whole
   // assignment before this returns. Waits at most 5 s on the group protocol (a JoinGroup
   // pending in a rebalance is answered only when the rebalance completes): past that, the
@@ -152,6 +154,7 @@ class Consumer final : public GroupConsumer {
   FetchedBatch fetched_;  // destroyed before consumer_: its messages belong to it
   enum class State { kOpen, kClosing, kClosed };  // kClosing: inside Close(), revoke callbacks running
   State state_ = State::kOpen;
+  std::atomic<std::int64_t> stranded_rebalances_{0};  // counted by watch_
   std::unique_ptr<GroupWatch> watch_;  // uses consumer_'s handle: stopped first in Close()
 };
 

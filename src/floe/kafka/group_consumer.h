@@ -84,6 +84,9 @@ class GroupConsumer {
   // Whether the brokers are out of reach right now (/status, /metrics); callable from any thread.
   // A consumer that never loses its brokers (a test fake) may keep this default.
   virtual std::optional<BrokerOutage> Outage() const { return std::nullopt; }
+  // How many times this member made its group rebalance because partitions of its topics had
+  // no owner (kafka/group_watch.h); callable from any thread.
+  virtual std::int64_t StrandedPartitionRebalances() const { return 0; }
   // Where reading of an assigned partition stands: the offset after the last record Poll()
   // returned, or past the transaction markers and aborted transactions' records the consumer
   // passed over since (read_committed never returns those); nullopt when not known (nothing

@@ -47,8 +47,9 @@ class ProbeListener final : public RebalanceListener {
 }  // namespace
 
 GroupWatch::GroupWatch(rd_kafka_t* consumer, ConsumerOptions options, std::vector<std::string> subscription,
-                       Timing timing)
+                       Timing timing, std::atomic<std::int64_t>* rebalances)
     : consumer_(consumer),
+      rebalances_(rebalances),
       options_(std::move(options)),
       subscription_(std::move(subscription)),
       timing_(timing),
@@ -239,6 +240,7 @@ void GroupWatch::Probe(const std::vector<TopicPartition>& stranded) {
   if (!status.ok() || !closed.ok()) {
     spdlog::warn("kafka rebalance probe: {}", (status.ok() ? closed : status).ToString());
   } else if (joined) {
+    rebalances_->fetch_add(1);
     spdlog::info("kafka rebalance probe: joined group {} and left it: the group rebalanced", options_.group_id);
   } else {
     spdlog::warn("kafka rebalance probe: group {} did not answer within {} s; will look again", options_.group_id,

@@ -14,6 +14,7 @@
 // assigns and no member has to rejoin.
 #include <librdkafka/rdkafka.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -40,9 +41,10 @@ class GroupWatch {
   };
 
   // Starts watching `consumer`'s group (options.group_id) for the topics of `subscription` (as
-  // given to Subscribe; for '^' patterns, the topics the group's members own). `consumer` must
-  // outlive this.
-  GroupWatch(rd_kafka_t* consumer, ConsumerOptions options, std::vector<std::string> subscription, Timing timing);
+  // given to Subscribe; for '^' patterns, the topics the group's members own). Each probe the
+  // group answered adds one to `rebalances`. Both must outlive this.
+  GroupWatch(rd_kafka_t* consumer, ConsumerOptions options, std::vector<std::string> subscription, Timing timing,
+             std::atomic<std::int64_t>* rebalances);
   ~GroupWatch();  // stops the thread, and a probe under way, and waits for them
   GroupWatch(const GroupWatch&) = delete;
   GroupWatch& operator=(const GroupWatch&) = delete;
@@ -70,6 +72,7 @@ class GroupWatch {
   void Probe(const std::vector<TopicPartition>& stranded);
 
   rd_kafka_t* consumer_;
+  std::atomic<std::int64_t>* rebalances_;
   const ConsumerOptions options_;
   const std::vector<std::string> subscription_;
   const Timing timing_;

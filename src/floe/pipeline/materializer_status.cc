@@ -220,7 +220,14 @@ void Materializer::Impl::PublishStatus() {
   const auto outage = consumer_->Outage();
   metrics_.GetGauge("floe_kafka_brokers_reachable", "1 while the Kafka brokers are reachable, 0 while all are down")
       .Set(outage ? 0 : 1);
-  nlohmann::json kafka = {{"state", outage ? "unreachable" : "connected"}};
+  // Counted by the consumer; the counter follows it (Increment drops a step back, which a
+  // second /status thread racing this one could otherwise take).
+  const std::int64_t forced = consumer_->StrandedPartitionRebalances();
+  auto& forced_total = metrics_.GetCounter("floe_kafka_stranded_partition_rebalances_total",
+                                           "Rebalances this worker made its consumer group do because partitions of "
+                                           "its topics had no owner");
+  forced_total.Increment(forced - forced_total.value());
+  nlohmann::json kafka = {{"state", outage ? "unreachable" : "connected"}, {"stranded_partition_rebalances", forced}};
   if (outage) {
     kafka["error"] = outage->reason;
     kafka["unreachable_seconds"] = SecondsSince(outage->since);
