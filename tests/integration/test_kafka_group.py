@@ -293,3 +293,20 @@ def test_member_that_stops_heartbeating_loses_its_partitions(kafka, tool, probes
     # The frozen member saw no orderly revoke before the loss: it never knew it was evicted.
     assert [e for e in events[:lost_at] if e["event"] == "revoked"] == [
         {"event": "revoked", "partitions": sorted(owned(b.events) - frozen), "lost": False}]
+
+
+def test_close_right_after_an_assignment_with_records_in_flight(kafka, tool):
+    """Close() right after the group answered: the new partitions' first fetches land in the
+    queue that close(queue) serves. librdkafka aborted the process on such a record when that
+    queue was served for callbacks only (rd_kafka_q_serve: res != RD_KAFKA_OP_RES_PASS); the
+    group watch's rebalance probe closes exactly like this."""
+    topic = f"closing-{uuid.uuid4().hex[:8]}"
+    kafka.create_topic(topic, partitions=4)
+    produce(kafka.bootstrap, topic, 4, 5000)
+    for i in range(20):
+        member = subprocess.run([str(tool("floe_kafka_group_probe")), "--bootstrap", kafka.bootstrap, "--topic", topic,
+                                 "--group", f"g-{uuid.uuid4().hex[:8]}", "--close-when-joined", *FAST_GROUP,
+                                 "-X", "fetch.wait.max.ms=1"],
+                                capture_output=True, text=True, timeout=60)
+        assert member.returncode == 0, (i, member.returncode, member.stderr[-2000:])
+        assert '"event": "closed"' in member.stdout or '"event":"closed"' in member.stdout, member.stdout

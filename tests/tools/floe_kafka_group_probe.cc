@@ -12,7 +12,8 @@
 // Newly assigned partitions start at --start-offset (beginning, committed or a number). On an
 // orderly revoke (and on exit) the member commits the group offsets of what it read, so with
 // --start-offset committed the next owner continues where it stopped. Exits after
-// --max-records, after --idle-exit-seconds without records or rebalances, or on SIGTERM/SIGINT,
+// --max-records, after --idle-exit-seconds without records or rebalances, as soon as the group
+// answered with --close-when-joined, or on SIGTERM/SIGINT,
 // always through Consumer::Close().
 //
 // Producer mode (--dlq-produce N --dlq-topic T): produces N records through kafka::Producer
@@ -53,6 +54,7 @@ struct Options {
   std::string start_offset = "beginning";
   std::int64_t max_records = -1;
   bool print_payloads = false;
+  bool close_when_joined = false;
   double idle_exit_seconds = 30;
   std::int64_t rewind_after_records = -1;
   std::int64_t pause_after_records = -1;
@@ -225,7 +227,8 @@ Status RunGroupMember(const Options& o, const std::map<std::string, std::string>
   bool rewound = false;
   bool paused = false;
   while (!g_stop && records != o.max_records && Clock::now() - listener.last_activity() < idle_limit) {
-    FLOE_ASSIGN_OR_RETURN(auto record, consumer->Poll(200ms));
+    if (o.close_when_joined && consumer->JoinedGroup()) break;
+    FLOE_ASSIGN_OR_RETURN(auto record, consumer->Poll(o.close_when_joined ? 100ms : 200ms));
     if (!record) continue;
     ++records;
     listener.Read(*record);
@@ -297,6 +300,8 @@ int main(int argc, char** argv) {
   app.add_option("--group", o.group);
   app.add_option("--start-offset", o.start_offset, "beginning, committed or an offset");
   app.add_option("--max-records", o.max_records);
+  app.add_flag("--close-when-joined", o.close_when_joined,
+               "close as soon as the group answered (records of the new assignment still in flight)");
   app.add_option("--idle-exit-seconds", o.idle_exit_seconds);
   app.add_flag("--print-payloads", o.print_payloads, "add key, value and headers (hex) to record events");
   app.add_option("--rewind-after-records", o.rewind_after_records,

@@ -371,11 +371,17 @@ Status Consumer::Close() {
   fetched_.Clear();  // read, never delivered: the table's offsets say where the next owner starts
   queue_.reset();
   // close(queue) is close() on librdkafka's thread: its callbacks come through `queue`, served
-  // here, so this thread can stop waiting (see kCloseTimeoutMs).
+  // here, so this thread can stop waiting (see kCloseTimeoutMs). The consumer's queue is
+  // forwarded to it, so records fetched just before (a partition assigned a moment ago) arrive
+  // there too: consume() serves the callbacks and hands those back, to be dropped like the
+  // batch above. poll() would serve callbacks only, and librdkafka aborts the process on the
+  // first record it meets (rd_kafka_q_serve: "res != RD_KAFKA_OP_RES_PASS").
   std::unique_ptr<RdKafka::Queue> queue(RdKafka::Queue::create(consumer_.get()));
   std::unique_ptr<RdKafka::Error> error(consumer_->close(queue.get()));
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kCloseTimeoutMs);
-  while (!error && !consumer_->closed() && std::chrono::steady_clock::now() < deadline) queue->poll(100);
+  while (!error && !consumer_->closed() && std::chrono::steady_clock::now() < deadline) {
+    std::unique_ptr<RdKafka::Message> dropped(queue->consume(100));
+  }
   const bool closed = error || consumer_->closed();
   queue.reset();
   state_ = State::kClosed;
