@@ -70,10 +70,7 @@ def test_two_processes_in_one_group_one_killed_and_restarted(kafka, schema_regis
         producing.join(120)
         assert producing.sent is not None
         want = {topic: end_offsets(producing.sent)}
-        deadline = time.monotonic() + 120
-        while a.committed_offsets("kafka.pair") != want and time.monotonic() < deadline:
-            time.sleep(0.5)
-        assert a.committed_offsets("kafka.pair") == want, a.log_tail() + b.log_tail()
+        assert a.wait_for_offsets("kafka.pair", want) == want, a.log_tail() + b.log_tail()
     finally:
         assert b.stop() == 0, b.log_tail()
         assert a.stop() == 0, a.log_tail()

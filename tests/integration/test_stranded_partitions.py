@@ -57,10 +57,7 @@ def test_static_member_killed_between_cooperative_rounds_strands_nothing(kafka, 
         producing.join(120)
         assert producing.sent is not None
         want = {topic: end_offsets(producing.sent)}
-        deadline = time.monotonic() + 120
-        while a.committed_offsets("kafka.strand") != want and time.monotonic() < deadline:
-            time.sleep(0.5)
-        assert a.committed_offsets("kafka.strand") == want, logs(a) + logs(b)
+        assert a.wait_for_offsets("kafka.strand", want) == want, logs(a) + logs(b)
         # /status counts the rebalances the watch made (the worker that probed is either one).
         assert sum(status_of(w)["kafka"]["stranded_partition_rebalances"] for w in (a, b)) >= 1
     finally:

@@ -5,7 +5,6 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
-#include <map>
 #include <utility>
 
 #include "floe/kafka/consumer_callbacks.h"
@@ -69,7 +68,6 @@ std::string DescribeSecurityFailure(const std::string& bootstrap_servers, std::s
   }
   return out + ".";
 }
-
 
 Status Consumer::CheckOptions(const ConsumerOptions& options) { return BuildConsumerConf(options).status(); }
 

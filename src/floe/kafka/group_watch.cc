@@ -33,7 +33,6 @@ std::chrono::milliseconds Staggered(const GroupWatch::Timing& timing) {
 struct AdminCleanup {
   void operator()(rd_kafka_queue_t* q) const { rd_kafka_queue_destroy(q); }
   void operator()(rd_kafka_AdminOptions_t* o) const { rd_kafka_AdminOptions_destroy(o); }
-  void operator()(rd_kafka_event_t* e) const { rd_kafka_event_destroy(e); }
   void operator()(rd_kafka_TopicCollection_t* t) const { rd_kafka_TopicCollection_destroy(t); }
 };
 
@@ -101,6 +100,18 @@ void GroupWatch::Run() {
   }
 }
 
+Result<GroupWatch::Answer> GroupWatch::Ask(rd_kafka_admin_op_t op, std::string_view what,
+                                          const std::function<void(rd_kafka_AdminOptions_t*, rd_kafka_queue_t*)>& send) {
+  std::unique_ptr<rd_kafka_queue_t, AdminCleanup> queue(rd_kafka_queue_new(consumer_));
+  std::unique_ptr<rd_kafka_AdminOptions_t, AdminCleanup> admin(rd_kafka_AdminOptions_new(consumer_, op));
+  char error[256];
+  rd_kafka_AdminOptions_set_request_timeout(admin.get(), static_cast<int>(kRequestTimeout.count()), error,
+                                            sizeof error);
+  send(admin.get(), queue.get());
+  FLOE_ASSIGN_OR_RETURN(rd_kafka_event_t * answer, Await(queue.get(), what));
+  return Answer(answer);
+}
+
 Result<rd_kafka_event_t*> GroupWatch::Await(rd_kafka_queue_t* queue, std::string_view what) {
   const auto deadline = std::chrono::steady_clock::now() + kRequestTimeout + std::chrono::seconds(1);
   while (std::chrono::steady_clock::now() < deadline) {
@@ -116,16 +127,12 @@ Result<rd_kafka_event_t*> GroupWatch::Await(rd_kafka_queue_t* queue, std::string
 }
 
 Result<GroupWatch::Look> GroupWatch::LookAtGroup() {
-  std::unique_ptr<rd_kafka_queue_t, AdminCleanup> queue(rd_kafka_queue_new(consumer_));
-  std::unique_ptr<rd_kafka_AdminOptions_t, AdminCleanup> admin(
-      rd_kafka_AdminOptions_new(consumer_, RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS));
-  char error[256];
-  rd_kafka_AdminOptions_set_request_timeout(admin.get(), static_cast<int>(kRequestTimeout.count()), error,
-                                            sizeof error);
   const char* groups[] = {options_.group_id.c_str()};
-  rd_kafka_DescribeConsumerGroups(consumer_, groups, 1, admin.get(), queue.get());
-  FLOE_ASSIGN_OR_RETURN(rd_kafka_event_t * answer, Await(queue.get(), "DescribeConsumerGroups"));
-  std::unique_ptr<rd_kafka_event_t, AdminCleanup> event(answer);
+  FLOE_ASSIGN_OR_RETURN(const Answer event,
+                        Ask(RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, "DescribeConsumerGroups",
+                            [&](rd_kafka_AdminOptions_t* admin, rd_kafka_queue_t* queue) {
+                              rd_kafka_DescribeConsumerGroups(consumer_, groups, 1, admin, queue);
+                            }));
   size_t count = 0;
   const auto** described =
       rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(event.get()), &count);
@@ -174,17 +181,13 @@ Result<std::map<std::string, std::int32_t>> GroupWatch::PartitionCounts(const st
     if (cached == counts_.end() || now - cached->second.read > kCountsMaxAge) stale.push_back(topic.c_str());
   }
   if (!stale.empty()) {
-    std::unique_ptr<rd_kafka_queue_t, AdminCleanup> queue(rd_kafka_queue_new(consumer_));
-    std::unique_ptr<rd_kafka_AdminOptions_t, AdminCleanup> admin(
-        rd_kafka_AdminOptions_new(consumer_, RD_KAFKA_ADMIN_OP_DESCRIBETOPICS));
-    char error[256];
-    rd_kafka_AdminOptions_set_request_timeout(admin.get(), static_cast<int>(kRequestTimeout.count()), error,
-                                              sizeof error);
     std::unique_ptr<rd_kafka_TopicCollection_t, AdminCleanup> names(
         rd_kafka_TopicCollection_of_topic_names(stale.data(), stale.size()));
-    rd_kafka_DescribeTopics(consumer_, names.get(), admin.get(), queue.get());
-    FLOE_ASSIGN_OR_RETURN(rd_kafka_event_t * answer, Await(queue.get(), "DescribeTopics"));
-    std::unique_ptr<rd_kafka_event_t, AdminCleanup> event(answer);
+    FLOE_ASSIGN_OR_RETURN(const Answer event,
+                          Ask(RD_KAFKA_ADMIN_OP_DESCRIBETOPICS, "DescribeTopics",
+                              [&](rd_kafka_AdminOptions_t* admin, rd_kafka_queue_t* queue) {
+                                rd_kafka_DescribeTopics(consumer_, names.get(), admin, queue);
+                              }));
     size_t count = 0;
     const auto** described = rd_kafka_DescribeTopics_result_topics(rd_kafka_event_DescribeTopics_result(event.get()), &count);
     for (size_t i = 0; i < count; ++i) {

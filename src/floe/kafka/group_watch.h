@@ -18,7 +18,9 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -61,6 +63,14 @@ class GroupWatch {
   // Waits `d` or until stopped; false once stopped.
   bool Sleep(std::chrono::milliseconds d);
   bool Stopping();
+  struct EventDeleter {
+    void operator()(rd_kafka_event_t* e) const { rd_kafka_event_destroy(e); }
+  };
+  using Answer = std::unique_ptr<rd_kafka_event_t, EventDeleter>;
+  // One admin request (`op`, named `what` in errors): `send` issues it with the options (the
+  // request timeout) and the queue given, and its answer is awaited there.
+  Result<Answer> Ask(rd_kafka_admin_op_t op, std::string_view what,
+                     const std::function<void(rd_kafka_AdminOptions_t*, rd_kafka_queue_t*)>& send);
   // The answer to the admin request sent to `queue`, waited for in short slices so that stopping
   // never waits on a broker. Unavailable on its error, its timeout, or once stopping.
   Result<rd_kafka_event_t*> Await(rd_kafka_queue_t* queue, std::string_view what);
