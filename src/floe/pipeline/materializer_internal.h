@@ -118,7 +118,7 @@ class Materializer::Impl final : public kafka::RebalanceListener {
   void CommitTopic(TopicState& topic, const char* why);
   void CommitDueTopics();
   std::int64_t BufferedBytes() const;
-  void ApplyBackPressure(std::int64_t buffered);
+  void ApplyBackPressure(std::int64_t in_use, bool anything_buffered);
 
   // Status (materializer_status.cc).
   bool CaughtUp();
@@ -147,6 +147,7 @@ class Materializer::Impl final : public kafka::RebalanceListener {
   bool fetch_paused_ = false;  // back-pressure: over buffer_memory while commits fail
   std::vector<kafka::TopicPartition> pending_pause_;  // see PausePending
   Gauge* buffered_bytes_ = nullptr;
+  Gauge* arrow_memory_bytes_ = nullptr;
   RunSummary summary_;
   Clock::time_point started_ = Clock::now();
 
