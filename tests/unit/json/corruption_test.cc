@@ -13,7 +13,7 @@ namespace {
 using testing::FlushValid;
 using testing::ValueDecoderFor;
 
-constexpr const char* kSchema = R"({"type":"object","required":["id"],"properties":{
+constexpr const char* kCorruptedRecordSchema = R"({"type":"object","required":["id"],"properties":{
   "id":{"type":"integer"},
   "name":{"type":["null","string"]},
   "tags":{"type":"array","items":{"type":["string","null"]}},
@@ -53,8 +53,8 @@ void ExpectSameRows(columnar::ValueDecoder& decoder, columnar::ValueDecoder& ref
 }
 
 TEST(JsonCorruptionTest, TruncationsAppendNothing) {
-  auto decoder = ValueDecoderFor(kSchema);
-  auto reference = ValueDecoderFor(kSchema);
+  auto decoder = ValueDecoderFor(kCorruptedRecordSchema);
+  auto reference = ValueDecoderFor(kCorruptedRecordSchema);
   for (const std::string payload : kPayloads) {
     ASSERT_TRUE(decoder->Append(payload).ok());
     ASSERT_TRUE(reference->Append(payload).ok());
@@ -64,8 +64,8 @@ TEST(JsonCorruptionTest, TruncationsAppendNothing) {
 }
 
 TEST(JsonCorruptionTest, BitFlipsAppendNothing) {
-  auto decoder = ValueDecoderFor(kSchema);
-  auto reference = ValueDecoderFor(kSchema);
+  auto decoder = ValueDecoderFor(kCorruptedRecordSchema);
+  auto reference = ValueDecoderFor(kCorruptedRecordSchema);
   int accepted = 0;
   for (const std::string payload : kPayloads) {
     for (std::size_t i = 0; i < payload.size(); ++i) {
@@ -85,8 +85,8 @@ TEST(JsonCorruptionTest, BitFlipsAppendNothing) {
 TEST(JsonCorruptionTest, RandomEditsAppendNothing) {
   static constexpr char kTokens[] = {'{', '}', '[', ']', '"', ',', ':', '0', '9', '-', '.', 'e', 'n', 't', '\\', ' ', '\xff', '\0'};
   std::mt19937 rng(13);
-  auto decoder = ValueDecoderFor(kSchema);
-  auto reference = ValueDecoderFor(kSchema);
+  auto decoder = ValueDecoderFor(kCorruptedRecordSchema);
+  auto reference = ValueDecoderFor(kCorruptedRecordSchema);
   Inference inference;
   const JsonType open = Object({});
   for (int round = 0; round < 3000; ++round) {
