@@ -91,11 +91,11 @@ def freshness(floe_bin: pathlib.Path, producer, bootstrap: str, registry_url: st
     config = floe_config.write(workdir, bootstrap, registry_url, [topic], group_id="bench-fresh",
                                commit_interval="1s")
     floe = measure.Background([str(floe_bin), "run", "--config", str(config)], log_path=workdir / "floe.log")
-    cat = floe_config.catalog(workdir)
     table_name = floe_config.table_name(topic)
     # Warm-up: a few records, until the table exists and Floe is past its group join.
     measure.run(producer.command([topic], partitions, 100, first_index=10**9), log_path=workdir / "warmup.log")
     deadline = time.monotonic() + 60
+    cat = _catalog_once_created(workdir, floe, deadline)
     while sum(_offsets(cat, table_name, topic).values()) < 100:
         if time.monotonic() > deadline or not floe.alive():
             floe.stop()
@@ -143,6 +143,21 @@ def freshness(floe_bin: pathlib.Path, producer, bootstrap: str, registry_url: st
         qc = statistics.quantiles(by_commit, n=100)
         res.update(commit_p50_s=qc[49], commit_p99_s=qc[98], commit_max_s=by_commit[-1], commits=len(snapshots))
     return res
+
+
+def _catalog_once_created(workdir: pathlib.Path, floe, deadline: float):
+    """pyiceberg's SqlCatalog creates its tables in the database file when they are missing, as
+    Floe's built-in catalog does when it starts: opened while Floe was creating them, one of
+    the two failed ("table iceberg_namespace_properties already exists"). Retried until Floe
+    is done."""
+    while True:
+        try:
+            return floe_config.catalog(workdir)
+        except Exception:
+            if time.monotonic() > deadline or not floe.alive():
+                floe.stop()
+                raise
+            time.sleep(0.1)
 
 
 def _snapshot_offsets(cat, table_name: str, topic: str) -> list:

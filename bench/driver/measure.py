@@ -93,6 +93,22 @@ def median_usage(runs: list[Usage]) -> Usage:
                  statistics.median(r.rss_mib for r in runs), 0)
 
 
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) a running process has used so far: read before and after a
+    figure for a server sharing the cores (the Kafka broker, the S3 server)."""
+    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def with_server_cpu(pid: int, figure):
+    """Runs `figure()` (a dict of measures) and adds `broker_cpu_s`: what the process `pid`
+    used meanwhile."""
+    before = process_cpu(pid)
+    result = figure()
+    result["broker_cpu_s"] = process_cpu(pid) - before
+    return result
+
+
 def rates(usage: Usage, records: int, payload_bytes: int, wall: float | None = None) -> dict:
     """The figures every measured run reports (its wall time replaced by `wall` when given)."""
     wall = usage.wall if wall is None else wall

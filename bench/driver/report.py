@@ -126,7 +126,30 @@ def table(results: dict) -> str:
     if e:
         out += (f"\n\nEncode-only split: decode {e['decode_s']:.2f}s, Parquet encode {e['encode_s']:.2f}s; "
                 f"{e['parquet_bytes_per_row']:.1f} Parquet bytes per row")
+    out += _cpu_bound(results)
     return out
+
+
+def _cpu_bound(results: dict) -> str:
+    """Issue 17's bound on this machine: reading (consume-only) and decoding + encoding
+    (encode-only) cost what they cost, and the broker serving the fetches runs on the same
+    cores; no pipeline's wall time beats all that CPU spread over every core."""
+    figs = results["figures"]
+    c, e, f = figs.get("consume"), figs.get("encode"), figs.get("floe")
+    if not (c and e and f) or any("error" in x for x in (c, e, f)):
+        return ""
+    cores = int(results.get("machine", "1 cores").split()[0])
+    work = c["cpu_s"] + e["cpu_s"]
+    line = (f"\n\nCPU bound (issue 17): consume-only {c['cpu_s']:.2f} + encode-only {e['cpu_s']:.2f} CPU-s = "
+            f"{work:.2f} CPU-s for the records: at best {c['records'] / work:,.0f} records/CPU-s and "
+            f"{work / cores:.2f} s of wall on {cores} cores ({c['wall_s'] / (work / cores):.2f}x consume-only)")
+    if f.get("broker_cpu_s") is not None:
+        with_broker = work + f["broker_cpu_s"]
+        line += (f"; with the broker's {f['broker_cpu_s']:.2f} CPU-s during floe run "
+                 f"(consume-only: {c.get('broker_cpu_s', 0):.2f}), {with_broker / cores:.2f} s "
+                 f"({c['wall_s'] / (with_broker / cores):.2f}x)")
+    return line + (f". floe run: {f['cpu_s']:.2f} CPU-s ({f['cpu_s'] / work:.2f}x the bound's), "
+                   f"{f['wall_s']:.2f} s of wall")
 
 
 def _pct(v) -> str:

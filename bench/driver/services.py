@@ -100,6 +100,4 @@ class S3Target:
         shutil.rmtree(self.server.workdir / "data" / self.bucket, ignore_errors=True)
 
     def server_cpu(self) -> float:
-        ticks = os.sysconf("SC_CLK_TCK")
-        fields = pathlib.Path(f"/proc/{self.server.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
+        return measure.process_cpu(self.server.proc.pid)
