@@ -225,7 +225,11 @@ void Materializer::Impl::ApplyBackPressure(std::int64_t in_use, bool anything_bu
     }
     if (consumer_->Resume(resume).ok()) {
       fetch_paused_ = false;
-      spdlog::info("buffered data is back under buffer_memory: resuming");
+      if (in_use <= config_.buffer_memory / 2) {
+        spdlog::info("buffered data is back under buffer_memory: resuming");
+      } else {
+        spdlog::info("nothing buffered, though Arrow holds {} bytes for other work: resuming", in_use);
+      }
     }
   }
 }
