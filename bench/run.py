@@ -162,7 +162,7 @@ def main() -> int:
         for rep in range(o.repeats):  # interleaved, so drift in the machine's load hits every figure alike
             step(f"repetition {rep + 1}/{o.repeats}")
             if "consume" in only:
-                runs["consume"].append(measure.with_server_cpu(
+                runs["consume"].append(measure.with_broker_cpu(
                     kafka.proc.pid, lambda: figures.consume_only(bench_bin, kafka.bootstrap, [topic], work)))
                 print(f"    consume-only {runs['consume'][-1]['records_per_s']:,.0f} records/s")
             # Formats in a rotating order, so no format always runs first (or right after another).
@@ -176,7 +176,7 @@ def main() -> int:
                         if figure == "encode":
                             r = figures.encode_only(bench_bin, o.records, o.partitions, work, fmt)
                         else:
-                            r = measure.with_server_cpu(kafka.proc.pid, lambda: figures.floe_batch(
+                            r = measure.with_broker_cpu(kafka.proc.pid, lambda: figures.floe_batch(
                                 floe_bin, kafka.bootstrap, registry.url, [topic_of(fmt)], o.records, payloads[fmt],
                                 work / f"floe-{fmt}-{rep}", commit_interval=o.commit_interval, value=fmt))
                     except Exception as e:  # e.g. a format floe run cannot read yet: say so, measure the rest

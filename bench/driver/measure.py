@@ -100,9 +100,9 @@ def process_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
 
 
-def with_server_cpu(pid: int, figure):
-    """Runs `figure()` (a dict of measures) and adds `broker_cpu_s`: what the process `pid`
-    used meanwhile."""
+def with_broker_cpu(pid: int, figure):
+    """Runs `figure()` (a dict of measures) and adds `broker_cpu_s`: what the Kafka broker's
+    process `pid` used meanwhile."""
     before = process_cpu(pid)
     result = figure()
     result["broker_cpu_s"] = process_cpu(pid) - before

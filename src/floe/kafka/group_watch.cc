@@ -10,6 +10,7 @@
 #include <string_view>
 #include <utility>
 
+#include "floe/kafka/admin_request.h"
 #include "floe/kafka/rdkafka_interop.h"
 
 namespace floe::kafka {
@@ -30,9 +31,7 @@ std::chrono::milliseconds Staggered(const GroupWatch::Timing& timing) {
   return timing.grace + std::chrono::milliseconds(extra(seed));
 }
 
-struct AdminCleanup {
-  void operator()(rd_kafka_queue_t* q) const { rd_kafka_queue_destroy(q); }
-  void operator()(rd_kafka_AdminOptions_t* o) const { rd_kafka_AdminOptions_destroy(o); }
+struct TopicsCleanup {
   void operator()(rd_kafka_TopicCollection_t* t) const { rd_kafka_TopicCollection_destroy(t); }
 };
 
@@ -100,35 +99,20 @@ void GroupWatch::Run() {
   }
 }
 
-Result<GroupWatch::Answer> GroupWatch::Ask(rd_kafka_admin_op_t op, std::string_view what,
-                                          const std::function<void(rd_kafka_AdminOptions_t*, rd_kafka_queue_t*)>& send) {
-  std::unique_ptr<rd_kafka_queue_t, AdminCleanup> queue(rd_kafka_queue_new(consumer_));
-  std::unique_ptr<rd_kafka_AdminOptions_t, AdminCleanup> admin(rd_kafka_AdminOptions_new(consumer_, op));
-  char error[256];
-  rd_kafka_AdminOptions_set_request_timeout(admin.get(), static_cast<int>(kRequestTimeout.count()), error,
-                                            sizeof error);
-  send(admin.get(), queue.get());
-  FLOE_ASSIGN_OR_RETURN(rd_kafka_event_t * answer, Await(queue.get(), what));
-  return Answer(answer);
-}
-
-Result<rd_kafka_event_t*> GroupWatch::Await(rd_kafka_queue_t* queue, std::string_view what) {
-  const auto deadline = std::chrono::steady_clock::now() + kRequestTimeout + std::chrono::seconds(1);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (rd_kafka_event_t* event = rd_kafka_queue_poll(queue, 100)) {
-      if (rd_kafka_event_error(event) == RD_KAFKA_RESP_ERR_NO_ERROR) return event;
-      const std::string error = std::string(what) + ": " + rd_kafka_event_error_string(event);
-      rd_kafka_event_destroy(event);
-      return Status::Unavailable(error);
-    }
-    if (Stopping()) return Status::Unavailable(std::string(what) + ": the watch is stopping");
-  }
-  return Status::Unavailable(std::string(what) + " timed out");
+Result<AdminAnswer> GroupWatch::Ask(rd_kafka_admin_op_t op, std::string_view what,
+                                    const std::function<void(rd_kafka_AdminOptions_t*, rd_kafka_queue_t*)>& send) {
+  return RequestAdmin(
+      consumer_, op, what, kRequestTimeout,
+      [&](rd_kafka_AdminOptions_t* options, rd_kafka_queue_t* queue) {
+        send(options, queue);
+        return Status::OK();
+      },
+      [this] { return Stopping(); });
 }
 
 Result<GroupWatch::Look> GroupWatch::LookAtGroup() {
   const char* groups[] = {options_.group_id.c_str()};
-  FLOE_ASSIGN_OR_RETURN(const Answer event,
+  FLOE_ASSIGN_OR_RETURN(const AdminAnswer event,
                         Ask(RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, "DescribeConsumerGroups",
                             [&](rd_kafka_AdminOptions_t* admin, rd_kafka_queue_t* queue) {
                               rd_kafka_DescribeConsumerGroups(consumer_, groups, 1, admin, queue);
@@ -181,9 +165,9 @@ Result<std::map<std::string, std::int32_t>> GroupWatch::PartitionCounts(const st
     if (cached == counts_.end() || now - cached->second.read > kCountsMaxAge) stale.push_back(topic.c_str());
   }
   if (!stale.empty()) {
-    std::unique_ptr<rd_kafka_TopicCollection_t, AdminCleanup> names(
+    std::unique_ptr<rd_kafka_TopicCollection_t, TopicsCleanup> names(
         rd_kafka_TopicCollection_of_topic_names(stale.data(), stale.size()));
-    FLOE_ASSIGN_OR_RETURN(const Answer event,
+    FLOE_ASSIGN_OR_RETURN(const AdminAnswer event,
                           Ask(RD_KAFKA_ADMIN_OP_DESCRIBETOPICS, "DescribeTopics",
                               [&](rd_kafka_AdminOptions_t* admin, rd_kafka_queue_t* queue) {
                                 rd_kafka_DescribeTopics(consumer_, names.get(), admin, queue);

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "floe/core/result.h"
+#include "floe/kafka/admin_request.h"
 #include "floe/kafka/consumer.h"
 #include "floe/kafka/stranded_partitions.h"
 
@@ -63,17 +64,11 @@ class GroupWatch {
   // Waits `d` or until stopped; false once stopped.
   bool Sleep(std::chrono::milliseconds d);
   bool Stopping();
-  struct EventDeleter {
-    void operator()(rd_kafka_event_t* e) const { rd_kafka_event_destroy(e); }
-  };
-  using Answer = std::unique_ptr<rd_kafka_event_t, EventDeleter>;
-  // One admin request (`op`, named `what` in errors): `send` issues it with the options (the
-  // request timeout) and the queue given, and its answer is awaited there.
-  Result<Answer> Ask(rd_kafka_admin_op_t op, std::string_view what,
-                     const std::function<void(rd_kafka_AdminOptions_t*, rd_kafka_queue_t*)>& send);
-  // The answer to the admin request sent to `queue`, waited for in short slices so that stopping
-  // never waits on a broker. Unavailable on its error, its timeout, or once stopping.
-  Result<rd_kafka_event_t*> Await(rd_kafka_queue_t* queue, std::string_view what);
+  // One admin request (`op`, named `what` in errors) with the watch's request timeout: `send`
+  // issues it with the options and the queue given (admin_request.h). Stopping the watch stops
+  // the wait.
+  Result<AdminAnswer> Ask(rd_kafka_admin_op_t op, std::string_view what,
+                          const std::function<void(rd_kafka_AdminOptions_t*, rd_kafka_queue_t*)>& send);
   Result<Look> LookAtGroup();
   // The number of partitions of each topic (none for a topic that does not exist), from one
   // DescribeTopics request for those not asked about in the last minute.

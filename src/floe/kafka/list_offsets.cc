@@ -5,6 +5,9 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <string>
+
+#include "floe/kafka/admin_request.h"
 
 namespace floe::kafka {
 
@@ -12,15 +15,6 @@ namespace {
 
 struct ListDeleter {
   void operator()(rd_kafka_topic_partition_list_t* p) const { rd_kafka_topic_partition_list_destroy(p); }
-};
-struct OptionsDeleter {
-  void operator()(rd_kafka_AdminOptions_t* p) const { rd_kafka_AdminOptions_destroy(p); }
-};
-struct QueueDeleter {
-  void operator()(rd_kafka_queue_t* p) const { rd_kafka_queue_destroy(p); }
-};
-struct EventDeleter {
-  void operator()(rd_kafka_event_t* p) const { rd_kafka_event_destroy(p); }
 };
 
 std::string Name(const std::string& topic, std::int32_t partition) { return topic + "/" + std::to_string(partition); }
@@ -46,27 +40,18 @@ Result<std::map<std::pair<std::string, std::int32_t>, std::int64_t>> ListOffsets
   for (const auto& tp : partitions) {
     rd_kafka_topic_partition_list_add(list.get(), tp.topic.c_str(), tp.partition)->offset = spec;
   }
-  std::unique_ptr<rd_kafka_AdminOptions_t, OptionsDeleter> options(
-      rd_kafka_AdminOptions_new(handle, RD_KAFKA_ADMIN_OP_LISTOFFSETS));
-  std::array<char, 256> errstr{};
-  if (rd_kafka_AdminOptions_set_request_timeout(options.get(), static_cast<int>(timeout.count()), errstr.data(),
-                                                errstr.size()) != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    return Status::InvalidArgument(std::string("kafka list offsets: ") + errstr.data());
-  }
-  if (rd_kafka_error_t* error = rd_kafka_AdminOptions_set_isolation_level(options.get(), IsolationOf(handle))) {
-    const std::string why = rd_kafka_error_string(error);
-    rd_kafka_error_destroy(error);
-    return Status::Internal("kafka list offsets: " + why);
-  }
-  std::unique_ptr<rd_kafka_queue_t, QueueDeleter> queue(rd_kafka_queue_new(handle));
-  rd_kafka_ListOffsets(handle, list.get(), options.get(), queue.get());
-  // The request's own timeout answers first; the margin only guards against a lost event.
-  std::unique_ptr<rd_kafka_event_t, EventDeleter> event(
-      rd_kafka_queue_poll(queue.get(), static_cast<int>(timeout.count()) + 1000));
-  if (!event) return Status::Unavailable("kafka list offsets: no answer within " + std::to_string(timeout.count()) + " ms");
-  if (rd_kafka_event_error(event.get()) != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    return Status::Unavailable(std::string("kafka list offsets failed: ") + rd_kafka_event_error_string(event.get()));
-  }
+  FLOE_ASSIGN_OR_RETURN(
+      const AdminAnswer event,
+      RequestAdmin(handle, RD_KAFKA_ADMIN_OP_LISTOFFSETS, "kafka list offsets", timeout,
+                   [&](rd_kafka_AdminOptions_t* options, rd_kafka_queue_t* queue) -> Status {
+                     if (rd_kafka_error_t* error = rd_kafka_AdminOptions_set_isolation_level(options, IsolationOf(handle))) {
+                       const std::string why = rd_kafka_error_string(error);
+                       rd_kafka_error_destroy(error);
+                       return Status::Internal("kafka list offsets: " + why);
+                     }
+                     rd_kafka_ListOffsets(handle, list.get(), options, queue);
+                     return Status::OK();
+                   }));
   const rd_kafka_ListOffsets_result_t* result = rd_kafka_event_ListOffsets_result(event.get());
   if (result == nullptr) return Status::Internal("kafka list offsets: unexpected event type");
   size_t count = 0;
