@@ -97,10 +97,14 @@ cp -r "$ROOT/docs" "$STAGE/docs"
 cp -r "$ROOT/deploy" "$STAGE/deploy"
 cp "$ROOT/README.md" "$STAGE/"
 for f in LICENSE LICENSE.md LICENSE.txt NOTICE COPYING; do [ -f "$ROOT/$f" ] && cp "$ROOT/$f" "$STAGE/"; done
+# The newest glibc and libstdc++ symbol versions anything in the package uses: the oldest base
+# system it runs on.
+newest() { objdump -T "$STAGE/bin/floe" "$STAGE"/lib/* 2>/dev/null | grep -o "$1_[0-9][0-9.]*" | sort -uV | tail -n1; }
 {
   echo "floe $VERSION ($ARCH), $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "needs: $(newest GLIBC) (glibc), $(newest GLIBCXX) (libstdc++), libssl.so.3, libcurl.so.4, libz.so.1"
   echo "bundled libraries (lib/): ${bundled[*]}"
-  echo "from the base system: $(env -u LD_LIBRARY_PATH ldd "$STAGE/bin/floe" | awk -v stage="$STAGE/" '/=>/ && index($3, stage) != 1 {print $1}' | sort | tr '\n' ' ')"
+  echo "found in the build machine's system by ldd: $(env -u LD_LIBRARY_PATH ldd "$STAGE/bin/floe" | awk -v stage="$STAGE/" '/=>/ && index($3, stage) != 1 {print $1}' | sort | tr '\n' ' ')"
 } > "$STAGE/BUILDINFO"
 
 # Reproducible-ish: sorted names, root-owned, the commit's time as every file's time.
