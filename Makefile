@@ -36,9 +36,11 @@ build-release: deps $(RELEASE_DIR)/build.ninja
 # Every unit and integration test (the Spark tier included), one summary at the end,
 # non-zero exit on any failure. The tests' servers (mostly downloads) install while the ASan
 # build compiles.
-test: deps-build $(ASAN_DIR)/build.ninja
+test: deps-build $(ASAN_DIR)/build.ninja $(RELEASE_DIR)/build.ninja
 	@scripts/build-while-installing.sh $(ASAN_DIR)/deps-servers.log -- ninja -C $(ASAN_DIR) -j$(JOBS)
-	@scripts/run-tests.sh $(ASAN_DIR)
+	ninja -C $(RELEASE_DIR) -j$(JOBS) floe
+	@scripts/dist.sh $(RELEASE_DIR) $(DIST_DIR)
+	@FLOE_DIST_TARBALL=$(CURDIR)/$(DIST_TARBALL) scripts/run-tests.sh $(ASAN_DIR)
 
 unit: build
 	@scripts/run-tests.sh $(ASAN_DIR) unit
@@ -48,6 +50,17 @@ integration: build
 
 demo: build-release
 	@scripts/demo.sh $(RELEASE_DIR)
+
+# A release people install without building (docs/deploying.md): the Release build's `floe` alone,
+# packed by scripts/dist.sh with the shared libraries a stock Debian/Ubuntu lacks into
+# build/dist/floe-<version>-linux-x86_64.tar.gz. `make test` builds it too (tests/integration/test_dist.py).
+.PHONY: dist
+DIST_DIR := build/dist
+VERSION := $(shell sed -n 's/^project.floe VERSION \([0-9][0-9.]*\).*/\1/p' CMakeLists.txt)
+DIST_TARBALL := $(DIST_DIR)/floe-$(VERSION)-linux-x86_64.tar.gz
+dist: deps-build $(RELEASE_DIR)/build.ninja
+	ninja -C $(RELEASE_DIR) -j$(JOBS) floe
+	@scripts/dist.sh $(RELEASE_DIR) $(DIST_DIR)
 
 clean:
 	rm -rf build

@@ -53,6 +53,7 @@ BUILD_APT_PACKAGES=(
 SERVER_APT_PACKAGES=(
   postgresql openjdk-17-jdk-headless maven
   chromium chromium-driver  # the web console's browser tests (tests/integration/test_console.py)
+  systemd  # systemd-analyze checks deploy/systemd/floe.service (tests/integration/test_deploying.py)
 )
 
 # What compiling and linking Floe needs.
