@@ -10,6 +10,7 @@
 #include "floe/catalog/iceberg_catalog.h"
 #include "floe/core/config.h"
 #include "floe/core/metrics.h"
+#include "floe/maintenance/metadata_growth.h"
 #include "floe/pipeline/materializer.h"
 #include "floe/registry/client.h"
 #include "floe/server/admin_commands.h"
@@ -128,6 +129,7 @@ int Run(const RunOptions& options) {
     std::cerr << "floe run: " << st.ToString() << "\n";
     return 2;
   }
+  for (const auto& warning : maintenance::MetadataGrowthWarnings(*config)) spdlog::warn("{}", warning);
   // Signals are blocked before any thread starts, so only the waiter below receives them.
   BlockShutdownSignals();
   static std::atomic<bool> stop{false};

@@ -2,6 +2,7 @@
 
 #include "commands.h"
 #include "floe/core/config.h"
+#include "floe/maintenance/metadata_growth.h"
 #include "run_preflight.h"
 #include "storage_check.h"
 
@@ -25,6 +26,10 @@ int Validate(const ValidateOptions& options) {
   if (auto st = CheckRunConfig(*config); !st.ok()) {
     std::cerr << options.config_path << ": " << st.ToString() << "\n";
     return 1;
+  }
+  // Not errors: floe run starts with them, and says the same in its log.
+  for (const auto& warning : maintenance::MetadataGrowthWarnings(*config)) {
+    std::cerr << options.config_path << ": warning: " << warning << "\n";
   }
   std::cout << options.config_path << ": OK (" << config->topics.size() << " topic entr"
             << (config->topics.size() == 1 ? "y" : "ies") << ")\n";

@@ -38,6 +38,36 @@ def test_validate_accepts_a_good_config(floe_bin, tmp_path):
     assert r.returncode == 0, r.stderr
     assert "OK (1 topic entry)" in r.stdout
     assert "orders -> kafka.orders (value: avro, key: string)" in r.stdout
+    assert "warning" not in r.stderr  # the defaults keep the metadata small at any commit rate
+
+
+def test_validate_warns_when_the_metadata_would_grow_large(floe_bin, tmp_path):
+    """Issue 34: valid, exit 0, but a warning naming the topic, the estimate and the setting."""
+    cfg = tmp_path / "floe.yaml"
+    cfg.write_text(textwrap.dedent("""\
+        kafka:
+          bootstrap_servers: "localhost:9092"
+        warehouse: "file:///tmp/floe-wh"
+        defaults:
+          commit_interval: 1s
+        topics:
+          - name: clicks
+            value: json
+            maintenance: {max_snapshots: 50000}
+          - name: orders
+            value: json
+          - name: audit
+            value: json
+            maintenance: {enabled: false}
+        """))
+    r = run_floe(floe_bin, "validate", "--config", str(cfg))
+    assert r.returncode == 0, r.stderr
+    assert "OK (3 topic entries)" in r.stdout
+    warnings = [line for line in r.stderr.splitlines() if ": warning: " in line]
+    assert len(warnings) == 2, r.stderr
+    assert "topic clicks: the table's metadata file would grow to about" in warnings[0]
+    assert "max_snapshots 50000" in warnings[0] and "lower max_snapshots" in warnings[0]
+    assert "topic audit" in warnings[1] and "maintenance is disabled" in warnings[1]
 
 
 def test_validate_reports_every_error_with_line_and_key(floe_bin, tmp_path):

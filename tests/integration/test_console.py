@@ -180,6 +180,11 @@ def test_table_page_shows_schema_history_and_snapshots(scenario, browser):
     wait_css(browser, "#table-name", "the table page")
     iceberg = browser.find_element(By.CSS_SELECTOR, "section.format[data-format='iceberg']")
     assert iceberg.find_element(By.CSS_SELECTOR, ".snapshot-count").get_attribute("data-count") == str(snapshots)
+    # The metadata file's size, as the store has it (issue 34).
+    import os
+    metadata_path = table.metadata_location.removeprefix("file://")
+    assert iceberg.find_element(By.CSS_SELECTOR, ".metadata-bytes").get_attribute("data-bytes") == \
+        str(os.path.getsize(metadata_path))
     versions = iceberg.find_elements(By.CSS_SELECTOR, "ol.schema-history > li.schema-version")
     assert len(versions) == 2
     assert "+ channel: string" in versions[1].text

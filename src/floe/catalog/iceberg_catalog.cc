@@ -45,6 +45,24 @@ Result<int> RemapSourceId(int old_id, const std::map<int, std::string>& old_name
   return f->id;
 }
 
+// write.metadata.delete-after-commit.enabled: once `next` is the table's metadata, the files
+// of `base`'s metadata-log that `next`'s no longer lists are deleted (as Java's
+// deleteRemovedMetadataFiles). Nothing references them any more; a failed delete only leaves an
+// orphan for orphan removal, so it is logged and the commit stands.
+void DeleteRemovedMetadataFiles(const iceberg::TableMetadata& base, const iceberg::TableMetadata& next) {
+  const auto enabled = next.Property(iceberg::kPropMetadataDeleteAfterCommit);
+  if (enabled && *enabled != "true") return;
+  std::set<std::string> kept;
+  for (const auto& e : next.metadata_log) kept.insert(e.metadata_file);
+  for (const auto& e : base.metadata_log) {
+    if (kept.count(e.metadata_file)) continue;
+    if (auto st = storage::DeleteFileAt(e.metadata_file); !st.ok()) {
+      spdlog::warn("could not delete the old metadata file {} (orphan removal will): {}", e.metadata_file,
+                   st.ToString());
+    }
+  }
+}
+
 }  // namespace
 
 Result<std::string> IcebergCatalog::ReadFile(const std::string& uri) {
@@ -187,6 +205,7 @@ Result<LoadedTable> IcebergCatalog::CommitTable(const TableChange& change) {
   // On kConflict another writer won; the file just written is an orphan that nobody
   // references (orphan-file removal deletes it) and the caller retries on fresh metadata.
   FLOE_RETURN_IF_ERROR(pointers_->SwapMetadataLocations({{change.id, record->metadata_location, location, &next}}));
+  DeleteRemovedMetadataFiles(base, next);
   return LoadedTable{change.id, location, std::move(next)};
 }
 
@@ -203,6 +222,7 @@ Status IcebergCatalog::CommitTransaction(const std::vector<TableChange>& changes
     std::string expected;
     std::string next;
     iceberg::TableMetadata metadata;  // what `next` holds
+    iceberg::TableMetadata base;      // what `expected` holds
   };
   std::vector<Planned> planned;
   for (const auto& c : changes) {
@@ -212,11 +232,13 @@ Status IcebergCatalog::CommitTransaction(const std::vector<TableChange>& changes
     FLOE_ASSIGN_OR_RETURN(auto next, iceberg::ApplyUpdates(base, c.updates, iceberg::NowMillis(), record.metadata_location));
     FLOE_ASSIGN_OR_RETURN(auto version, iceberg::NextMetadataVersion(record.metadata_location));
     FLOE_ASSIGN_OR_RETURN(auto location, WriteMetadata(next, version));
-    planned.push_back({&c, record.metadata_location, location, std::move(next)});
+    planned.push_back({&c, record.metadata_location, location, std::move(next), std::move(base)});
   }
   std::vector<SwapRequest> swaps;
   for (const auto& p : planned) swaps.push_back({p.change->id, p.expected, p.next, &p.metadata});
-  return pointers_->SwapMetadataLocations(swaps);
+  FLOE_RETURN_IF_ERROR(pointers_->SwapMetadataLocations(swaps));
+  for (const auto& p : planned) DeleteRemovedMetadataFiles(p.base, p.metadata);
+  return Status::OK();
 }
 
 Status IcebergCatalog::DropTable(const TableIdentifier& id, bool purge) {

@@ -206,6 +206,9 @@ struct CompactionConfig {
   std::int64_t target_file_size = 0;
 };
 
+// ~1 KB of metadata per snapshot at 32 Kafka partitions (docs/maintenance.md): about 0.5 MB.
+inline constexpr int kDefaultMaxSnapshots = 500;
+
 struct MaintenanceConfig {
   bool enabled = true;
   std::chrono::milliseconds interval{5 * 60'000};  // between two passes over one table
@@ -214,6 +217,11 @@ struct MaintenanceConfig {
   // travel; at least min_snapshots are kept whatever their age.
   std::chrono::milliseconds snapshot_retention{7LL * 24 * 3'600'000};
   int min_snapshots = 10;
+  // And at most this many (Delta: log versions), however young: every snapshot kept is an
+  // entry of the metadata file each commit rewrites and each query reads, so the count, not
+  // the age, bounds its size whatever the commit rate (docs/maintenance.md, "How large the
+  // metadata grows"). At least min_snapshots.
+  int max_snapshots = kDefaultMaxSnapshots;
   // Unreferenced files younger than this are never removed: an in-flight write is an
   // unreferenced file until its commit lands. At least 1h.
   std::chrono::milliseconds orphan_age{24LL * 3'600'000};

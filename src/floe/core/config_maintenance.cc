@@ -57,7 +57,7 @@ void ReadMaintenance(ConfigReader& r, const YAML::Node& node, const std::string&
                      MaintenanceConfig& m) {
   if (!node.IsDefined() || node.IsNull()) return;
   std::vector<std::string> keys = {"enabled",       "interval",   "compaction", "snapshot_retention",
-                                   "min_snapshots", "orphan_age"};
+                                   "min_snapshots", "max_snapshots", "orphan_age"};
   if (top_level) keys.push_back("cpu_share");
   if (!node.IsMap()) {
     r.Error(node, path, "expected a mapping of keys to values, got " + ConfigReader::KindName(node));
@@ -88,6 +88,13 @@ void ReadMaintenance(ConfigReader& r, const YAML::Node& node, const std::string&
       m.min_snapshots = static_cast<int>(*v);
     }
   }
+  if (auto v = r.Parsed<std::int64_t>(node, path, "max_snapshots", ParseCount)) {
+    if (*v < 1 || *v > 1'000'000) {
+      r.Error(node["max_snapshots"], path + ".max_snapshots", "must be between 1 and 1000000");
+    } else {
+      m.max_snapshots = static_cast<int>(*v);
+    }
+  }
   if (auto v = r.Parsed<std::chrono::milliseconds>(node, path, "orphan_age", ParseDuration)) {
     if (*v < kMinOrphanAge) {
       r.Error(node["orphan_age"], path + ".orphan_age",
@@ -106,6 +113,11 @@ void ReadMaintenance(ConfigReader& r, const YAML::Node& node, const std::string&
 
 void ResolveTopicMaintenance(ConfigReader& r, const YAML::Node& node, const std::string& path, TopicConfig& t) {
   if (t.maintenance.compaction.target_file_size == 0) t.maintenance.compaction.target_file_size = t.target_file_size;
+  if (t.maintenance.min_snapshots > t.maintenance.max_snapshots) {
+    r.Error(node, path + ".maintenance.max_snapshots",
+            "must be at least min_snapshots (" + std::to_string(t.maintenance.min_snapshots) + "), got " +
+                std::to_string(t.maintenance.max_snapshots));
+  }
   // An orphan younger than two commit intervals may still be waiting for its commit.
   if (t.maintenance.enabled && t.maintenance.orphan_age < 2 * t.commit_interval) {
     r.Error(node, path + ".maintenance.orphan_age",

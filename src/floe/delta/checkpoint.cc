@@ -5,10 +5,12 @@
 #include <parquet/arrow/writer.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "floe/core/arrow_interop.h"
 #include "floe/delta/actions_internal.h"
 #include "floe/delta/log_store_internal.h"
+#include "floe/delta/table_properties.h"
 
 namespace floe::delta {
 namespace {
@@ -199,9 +201,17 @@ Result<std::int64_t> WriteCheckpoint(storage::FileIO& io, const TableState& stat
   FLOE_RETURN_IF_ERROR(append_row(3, state.metadata_action));
   for (const auto& [_, txn] : state.txn_actions) FLOE_RETURN_IF_ERROR(append_row(0, txn));
   for (const auto& [_, add] : state.files) FLOE_RETURN_IF_ERROR(append_row(1, add));
-  // Tombstones stay until vacuum's retention (maintenance) may drop them: a reader of an
-  // older version still needs to know those files are not to be deleted yet.
-  for (const auto& [_, remove] : state.tombstones) FLOE_RETURN_IF_ERROR(append_row(2, remove));
+  // Tombstones stay until they expire (table_properties.h, TombstoneExpiry): vacuum deletes
+  // their files by them. One without a time, or under a malformed property, stays.
+  const auto expiry = TombstoneExpiry(state.configuration);
+  const std::int64_t now_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  for (const auto& [_, remove] : state.tombstones) {
+    const auto ts = remove.find("deletionTimestamp");
+    const std::int64_t deleted_at = ts != remove.end() && ts->is_number_integer() ? ts->get<std::int64_t>() : 0;
+    if (expiry.ok() && deleted_at > 0 && deleted_at < now_ms - expiry->count()) continue;
+    FLOE_RETURN_IF_ERROR(append_row(2, remove));
+  }
   std::vector<std::shared_ptr<arrow::Array>> arrays;
   for (auto& b : builders) {
     FLOE_ASSIGN_OR_RETURN_ARROW(auto a, b->Finish());

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <charconv>
 #include <cstdint>
+#include <iterator>
 #include <map>
 
 #include "floe/core/arrow_interop.h"
@@ -27,7 +28,8 @@ bool EndsWith(const std::string& s, const std::string& tail) {
 
 }  // namespace
 
-Result<ExpiredLog> ExpiredLogFiles(storage::FileIO& io, std::int64_t cutoff_ms) {
+Result<ExpiredLog> ExpiredLogFiles(storage::FileIO& io, std::int64_t cutoff_ms,
+                                   std::optional<std::int64_t> max_versions) {
   ExpiredLog out;
   FLOE_ASSIGN_OR_RETURN(auto listing, ListLog(io));
   if (!listing.exists) return out;
@@ -62,6 +64,13 @@ Result<ExpiredLog> ExpiredLogFiles(storage::FileIO& io, std::int64_t cutoff_ms) 
   std::optional<std::int64_t> cutoff_commit;
   for (const auto& [version, time] : commit_time_ms) {
     if (time <= cutoff_ms) cutoff_commit = version;
+  }
+  if (max_versions && *max_versions >= 1 && !commit_time_ms.empty()) {
+    const std::int64_t by_count = commit_time_ms.rbegin()->first - (*max_versions - 1);
+    auto it = commit_time_ms.upper_bound(by_count);  // the newest commit at or before by_count
+    if (it != commit_time_ms.begin() && (!cutoff_commit || std::prev(it)->first > *cutoff_commit)) {
+      cutoff_commit = std::prev(it)->first;
+    }
   }
   if (!listing.commits.empty()) out.oldest_version_kept = listing.commits.front();
   if (!listing.checkpoints.empty() && (listing.commits.empty() || listing.checkpoints.front().first < out.oldest_version_kept)) {

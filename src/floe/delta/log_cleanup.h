@@ -22,7 +22,10 @@ struct ExpiredLog {
 };
 
 // `cutoff_ms`: ms since the epoch; commit times are the commit files' modification times.
-// A commit file whose store reports no modification time counts as new (kept).
-Result<ExpiredLog> ExpiredLogFiles(storage::FileIO& table_root, std::int64_t cutoff_ms);
+// A commit file whose store reports no modification time counts as new (kept). With
+// `max_versions`, the cutoff commit is at least the newest version less max_versions - 1:
+// the count bounds the log whatever the commit rate.
+Result<ExpiredLog> ExpiredLogFiles(storage::FileIO& table_root, std::int64_t cutoff_ms,
+                                   std::optional<std::int64_t> max_versions = std::nullopt);
 
 }  // namespace floe::delta

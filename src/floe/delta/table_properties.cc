@@ -54,4 +54,10 @@ Result<std::chrono::milliseconds> RetentionProperty(const std::map<std::string, 
   return parsed;
 }
 
+Result<std::chrono::milliseconds> TombstoneExpiry(const std::map<std::string, std::string>& configuration) {
+  FLOE_ASSIGN_OR_RETURN(auto window, RetentionProperty(configuration, kDeletedFileRetentionKey,
+                                                       kDefaultDeletedFileRetention));
+  return window + kTombstoneMargin;
+}
+
 }  // namespace floe::delta

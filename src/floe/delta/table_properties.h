@@ -25,4 +25,13 @@ Result<std::chrono::milliseconds> ParseInterval(const std::string& text);
 Result<std::chrono::milliseconds> RetentionProperty(const std::map<std::string, std::string>& configuration,
                                                     const std::string& key, std::chrono::milliseconds fallback);
 
+// How long a checkpoint keeps a `remove` tombstone (PROTOCOL.md: tombstones expire after
+// delta.deletedFileRetentionDuration): that window plus kTombstoneMargin, so that vacuum —
+// which deletes a removed file once its tombstone is older than the window, every maintenance
+// pass — has met every tombstone before a checkpoint drops it. Without expiry, a table
+// compacted every few seconds carries every file it ever removed in each checkpoint.
+// A malformed property: kInvalidArgument (the caller keeps every tombstone).
+inline constexpr std::chrono::milliseconds kTombstoneMargin = std::chrono::hours(24);
+Result<std::chrono::milliseconds> TombstoneExpiry(const std::map<std::string, std::string>& configuration);
+
 }  // namespace floe::delta

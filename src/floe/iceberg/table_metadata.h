@@ -41,6 +41,11 @@ inline constexpr std::string_view kSummaryFloeCommitId = "floe.commit-id";
 // Table properties this module interprets.
 inline constexpr std::string_view kPropMetadataPreviousVersionsMax = "write.metadata.previous-versions-max";
 inline constexpr int kDefaultMetadataPreviousVersionsMax = 100;
+// Whether a commit deletes the metadata files that fell off the metadata-log. Java's default
+// is false; Floe's catalog treats a table without the property as true (docs/maintenance.md):
+// otherwise a table committed every second leaves 86,400 metadata files a day for orphan
+// removal to list and delete. "false" keeps them.
+inline constexpr std::string_view kPropMetadataDeleteAfterCommit = "write.metadata.delete-after-commit.enabled";
 inline constexpr std::string_view kPropFormatVersion = "format-version";  // reserved: only at create
 
 struct Snapshot {

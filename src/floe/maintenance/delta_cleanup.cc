@@ -2,6 +2,7 @@
 
 #include <arrow/filesystem/filesystem.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "floe/core/arrow_interop.h"
@@ -49,7 +50,7 @@ Result<LogCleanupReport> CleanUpLog(storage::FileIO& io, const DeltaCleanupOptio
   // versions goes at once and a version is never deleted earlier than the window says.
   const std::int64_t start = Now(options) - window;
   const std::int64_t cutoff = start >= 0 ? start / kDayMs * kDayMs : start;
-  FLOE_ASSIGN_OR_RETURN(auto expired, delta::ExpiredLogFiles(io, cutoff));
+  FLOE_ASSIGN_OR_RETURN(auto expired, delta::ExpiredLogFiles(io, cutoff, options.max_versions));
   report.cutoff_checkpoint = expired.cutoff_checkpoint;
   report.oldest_version_kept = expired.oldest_version_kept;
   for (const auto& relative : expired.files) {
@@ -69,6 +70,12 @@ Result<VacuumReport> Vacuum(storage::FileIO& io, const DeltaCleanupOptions& opti
   if (state.version < 0) return report;
   FLOE_ASSIGN_OR_RETURN(auto window, RetentionMs(state, options, delta::kDeletedFileRetentionKey,
                                                  delta::kDefaultDeletedFileRetention));
+  // Never longer than the table's own window: checkpoints drop tombstones a day after it
+  // (delta/table_properties.h, TombstoneExpiry), and a file whose tombstone is gone would
+  // never be vacuumed.
+  FLOE_ASSIGN_OR_RETURN(auto table_window, delta::RetentionProperty(state.configuration, delta::kDeletedFileRetentionKey,
+                                                                    delta::kDefaultDeletedFileRetention));
+  window = std::min<std::int64_t>(window, table_window.count());
   const std::int64_t cutoff = Now(options) - window;
   FLOE_ASSIGN_OR_RETURN(auto references, delta::ReferencedFiles(io, state));
   std::map<std::string, std::int64_t> size_of;  // URI -> the tombstone's size

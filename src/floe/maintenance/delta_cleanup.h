@@ -6,7 +6,8 @@
 // (default 30 days, delta/table_properties.h):
 //   - cutoff = midnight UTC of the day of (now - window); the cutoff commit is the newest
 //     commit whose file is not newer than the cutoff (commit times are the files' modification
-//     times, as Delta's own cleanup reads them);
+//     times, as Delta's own cleanup reads them), or, with max_versions, the version
+//     max_versions - 1 before the newest when that is later;
 //   - the cutoff checkpoint is the newest complete checkpoint at or before the cutoff commit;
 //   - every commit file, checkpoint file (all parts) and .crc file of a version before the
 //     cutoff checkpoint is deleted, oldest first (a crash midway leaves a log with no gap
@@ -15,7 +16,9 @@
 //   Without a checkpoint at or before the cutoff commit nothing is deleted: replay needs the
 //   commits from version 0.
 //
-// Vacuum, window = delta.deletedFileRetentionDuration (default 7 days): a data file is
+// Vacuum, window = delta.deletedFileRetentionDuration (default 7 days; retention_ms may
+// shorten it, never lengthen it: checkpoints drop tombstones a day after the table's window,
+// delta/table_properties.h TombstoneExpiry, and vacuum must meet them first): a data file is
 // deleted when a `remove` tombstone of the newest version names it, the tombstone's
 // deletionTimestamp is older than now - window, and no live `add` of the newest version
 // names it. Versions whose tombstones are younger still read their files. Only files named by
@@ -42,6 +45,10 @@ struct DeltaCleanupOptions {
   std::optional<std::int64_t> now_ms;
   // Override the table property (tests, `floe maintain`); nullopt: the table's or the default.
   std::optional<std::int64_t> retention_ms;
+  // Log retention only: the newest this many versions are the most kept for time travel,
+  // however young (maintenance's max_snapshots: at 1 s commits the log would otherwise keep
+  // days of versions). The cutoff is then the later of the two; nullopt: the window alone.
+  std::optional<std::int64_t> max_versions;
   bool dry_run = false;  // list what would be deleted, delete nothing
 };
 

@@ -27,10 +27,11 @@ std::vector<std::int64_t> PlanExpiry(const TableMetadata& metadata, std::int64_t
     walk(ref.snapshot_id, [&](const Snapshot& s) { return in_ref_ancestry.insert(s.snapshot_id).second; });
     if (ref.type != iceberg::SnapshotRefType::kBranch) continue;
     const int min_keep = ref.min_snapshots_to_keep.value_or(options.min_snapshots);
+    const int max_keep = std::max(min_keep, options.max_snapshots);
     const std::int64_t cutoff = now_ms - ref.max_snapshot_age_ms.value_or(options.retention.count());
     int count = 0;
     walk(ref.snapshot_id, [&](const Snapshot& s) {
-      if (count >= min_keep && s.timestamp_ms < cutoff) return false;
+      if (count >= min_keep && (s.timestamp_ms < cutoff || count >= max_keep)) return false;
       kept.insert(s.snapshot_id);
       ++count;
       return true;
@@ -167,6 +168,7 @@ Result<ExpiryReport> Expire(catalog::TableCatalog& catalog, const catalog::Table
                             const ExpiryOptions& options) {
   if (options.retention.count() < 0) return Status::InvalidArgument("snapshot retention must not be negative");
   if (options.min_snapshots < 1) return Status::InvalidArgument("min snapshots must be at least 1");
+  if (options.max_snapshots < 1) return Status::InvalidArgument("max snapshots must be at least 1");
   if (options.max_commit_attempts < 1) return Status::InvalidArgument("max commit attempts must be at least 1");
   const std::int64_t now_ms = options.now_ms.value_or(iceberg::NowMillis());
   FLOE_ASSIGN_OR_RETURN(auto table, catalog.LoadTable(id));

@@ -8,9 +8,12 @@
 // the clock) and cutoff = now - retention:
 //   - every snapshot a branch or tag points at;
 //   - per branch, walking its ancestry from the head: each ancestor while fewer than
-//     min_snapshots have been kept or it is not older than the cutoff (the walk stops at the
-//     first ancestor that is neither — as Java's RemoveSnapshots). A branch's own
-//     min-snapshots-to-keep / max-snapshot-age-ms override min_snapshots / retention;
+//     min_snapshots have been kept, or while it is not older than the cutoff and fewer than
+//     max_snapshots have been kept (the walk stops at the first ancestor that is neither — as
+//     Java's RemoveSnapshots, plus the count bound Java lacks: at 1 s commits a retention by
+//     age alone keeps 86,400 snapshots a day in a metadata file every commit rewrites). A
+//     branch's own min-snapshots-to-keep / max-snapshot-age-ms override min_snapshots /
+//     retention;
 //   - main's ancestry from the head down to, and including, the newest snapshot that carries
 //     floe.offsets: the pipeline finds its committed Kafka offsets by walking back through
 //     parents (sink/iceberg_offsets.h), and compaction or other writers' snapshots may lack
@@ -63,6 +66,8 @@ struct ExpiryOptions {
   std::chrono::milliseconds retention{7LL * 24 * 3'600'000};
   // The newest snapshots of each branch kept whatever their age. At least 1.
   int min_snapshots = 10;
+  // The most snapshots of each branch kept however young (min_snapshots wins when larger).
+  int max_snapshots = 500;
   bool dry_run = false;
   // "Now" in milliseconds since the epoch (tests); nullopt: the system clock.
   std::optional<std::int64_t> now_ms;

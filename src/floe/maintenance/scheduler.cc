@@ -11,6 +11,8 @@
 #include <unistd.h>
 #endif
 
+#include "floe/maintenance/metadata_growth.h"
+
 namespace floe::maintenance {
 namespace {
 
@@ -21,7 +23,7 @@ using WallClock = std::chrono::system_clock;
 constexpr auto kMaxPause = std::chrono::minutes(5);
 // New tables (topics floe run meets later) and files committed are noticed at least this often.
 constexpr auto kRecheckTargets = std::chrono::seconds(2);
-// A compaction-only pass that failed (a lost race, storage down) waits this long before the
+// A light pass that failed (a lost race, storage down) waits this long before the
 // next one (or the interval, when shorter); the full pass keeps its own schedule.
 constexpr auto kCompactionRetry = std::chrono::seconds(30);
 
@@ -55,6 +57,7 @@ struct MaintenanceScheduler::TableMetrics {
   Gauge* data_files;
   Gauge* small_files;
   Gauge* snapshots;
+  Gauge* metadata_bytes;
   Gauge* last_compaction;
   Counter* passes;
   Counter* errors;
@@ -71,12 +74,13 @@ struct MaintenanceScheduler::TableState {
   // target.files_committed when the last pass began: compaction is due between passes once
   // compaction.min_files more were committed.
   std::int64_t files_committed_at_pass = 0;
-  Clock::time_point no_compaction_before{};  // after a failed compaction-only pass
+  Clock::time_point no_compaction_before{};  // after a failed light pass
   std::unique_ptr<TableMetrics> metrics;  // set right after the table is first seen
   std::optional<TableShape> shape;
   std::optional<WallClock::time_point> last_pass_at;
   double last_pass_seconds = 0;
-  bool last_pass_compaction_only = false;
+  bool last_pass_light = false;
+  bool warned_large_metadata = false;
   nlohmann::json last_pass;
   std::optional<WallClock::time_point> last_compaction_at;
   std::int64_t passes = 0, compactions = 0, files_rewritten = 0, bytes_rewritten = 0, snapshots_expired = 0,
@@ -114,6 +118,8 @@ std::unique_ptr<MaintenanceScheduler::TableMetrics> MaintenanceScheduler::Metric
   m->small_files = &metrics_.GetGauge("floe_table_small_files",
                                       "Live data files smaller than the compaction target_file_size", labels);
   m->snapshots = &metrics_.GetGauge("floe_table_snapshots", "Snapshots in the Iceberg table's metadata", labels);
+  m->metadata_bytes = &metrics_.GetGauge("floe_table_metadata_bytes",
+                                         "Size of the Iceberg table's current metadata file", labels);
   m->last_compaction = &metrics_.GetGauge("floe_last_compaction_timestamp_seconds",
                                           "Unix time of the table's last committed compaction", labels);
   m->passes = &metrics_.GetCounter("floe_maintenance_passes_total", "Maintenance passes over the table", labels);
@@ -137,13 +143,13 @@ void MaintenanceScheduler::Loop() {
     const auto targets = options_.targets ? options_.targets() : std::vector<MaintenanceTarget>{};
     const auto now = Clock::now();
     std::optional<MaintenanceTarget> due;
-    bool compaction_only = false;
+    bool light = false;
     Clock::time_point wake_at = now + kRecheckTargets;
     std::vector<std::string> fresh;
     {
       std::lock_guard lock(mu_);
       Clock::time_point due_at = Clock::time_point::max();
-      std::optional<MaintenanceTarget> compaction_due;
+      std::optional<MaintenanceTarget> light_due;
       for (const auto& target : targets) {
         auto& state = tables_[target.table_name];
         if (!state) {
@@ -158,15 +164,15 @@ void MaintenanceScheduler::Loop() {
           due = target;
         }
         wake_at = std::min(wake_at, state->next_pass);
-        const auto& compaction = target.settings.compaction;
-        if (compaction.enabled && !compaction_due && state->no_compaction_before <= now &&
-            target.files_committed - state->files_committed_at_pass >= compaction.min_files) {
-          compaction_due = target;
+        // Also with compaction disabled: the light pass keeps the snapshot count bounded.
+        if (!light_due && state->no_compaction_before <= now &&
+            target.files_committed - state->files_committed_at_pass >= target.settings.compaction.min_files) {
+          light_due = target;
         }
       }
-      if (!due && compaction_due) {
-        due = std::move(compaction_due);
-        compaction_only = true;
+      if (!due && light_due) {
+        due = std::move(light_due);
+        light = true;
       }
     }
     for (const auto& table : fresh) {
@@ -175,7 +181,7 @@ void MaintenanceScheduler::Loop() {
       tables_.at(table)->metrics = std::move(m);
     }
     if (due) {
-      RunPass(*due, compaction_only);
+      RunPass(*due, light);
       continue;
     }
     std::unique_lock lock(mu_);
@@ -191,13 +197,13 @@ void MaintenanceScheduler::Pause(const StepCost& cost) {
   wake_.wait_for(lock, pause, [this] { return stop_.load(); });
 }
 
-void MaintenanceScheduler::RunPass(const MaintenanceTarget& target, bool compaction_only) {
+void MaintenanceScheduler::RunPass(const MaintenanceTarget& target, bool light) {
   {
     std::lock_guard lock(mu_);
     tables_.at(target.table_name)->files_committed_at_pass = target.files_committed;
   }
   PassOptions options;
-  options.compaction_only = compaction_only;
+  options.light = light;
   options.stop_requested = [this] { return stop_.load(); };
   options.after_step = [this](const StepCost& cost) { Pause(cost); };
   const auto started = Clock::now();
@@ -216,15 +222,15 @@ void MaintenanceScheduler::RunPass(const MaintenanceTarget& target, bool compact
         report.snapshots_expired, report.expired_files_deleted, report.orphans_removed, report.vacuumed_files,
         report.delta_log_files_deleted, seconds);
   }
-  Record(target, compaction_only, report, seconds);
+  Record(target, light, report, seconds);
 }
 
-void MaintenanceScheduler::Record(const MaintenanceTarget& target, bool compaction_only, const TablePassReport& report,
+void MaintenanceScheduler::Record(const MaintenanceTarget& target, bool light, const TablePassReport& report,
                                   double seconds) {
   std::lock_guard lock(mu_);
   TableState& state = *tables_.at(target.table_name);
   const auto now = WallClock::now();
-  if (!compaction_only) {
+  if (!light) {
     // Stopped midway: the pass is not over; the next process (or the next start) does it again.
     state.next_pass =
         Clock::now() + (report.stopped ? Clock::duration::zero() : Clock::duration(target.settings.interval));
@@ -234,10 +240,18 @@ void MaintenanceScheduler::Record(const MaintenanceTarget& target, bool compacti
   }
   state.last_pass_at = now;
   state.last_pass_seconds = seconds;
-  state.last_pass_compaction_only = compaction_only;
+  state.last_pass_light = light;
   state.last_pass = report.ToJson();
   ++state.passes;
   if (const auto& shape = report.after ? report.after : report.before) state.shape = shape;
+  // Once per table while it stays large: what floe validate estimated, now measured.
+  const bool large = state.shape && state.shape->metadata_bytes && *state.shape->metadata_bytes > kMetadataWarnBytes;
+  if (large && !state.warned_large_metadata) {
+    spdlog::warn("maintenance {}: the metadata file is {} bytes with {} snapshots; every commit rewrites it and every "
+                 "query reads it: lower maintenance.max_snapshots (docs/maintenance.md, \"How large the metadata grows\")",
+                 target.table_name, *state.shape->metadata_bytes, state.shape->snapshots.value_or(0));
+  }
+  state.warned_large_metadata = large;
   if (report.compacted) {
     state.last_compaction_at = now;
     ++state.compactions;
@@ -258,6 +272,7 @@ void MaintenanceScheduler::Record(const MaintenanceTarget& target, bool compacti
       m->data_files->Set(static_cast<double>(state.shape->data_files));
       m->small_files->Set(static_cast<double>(state.shape->small_files));
       if (state.shape->snapshots) m->snapshots->Set(static_cast<double>(*state.shape->snapshots));
+      if (state.shape->metadata_bytes) m->metadata_bytes->Set(static_cast<double>(*state.shape->metadata_bytes));
     }
     if (report.compacted) {
       m->compactions->Increment();
@@ -289,13 +304,15 @@ nlohmann::json MaintenanceScheduler::StatusReport() const {
       t["small_files"] = state->shape->small_files;
       t["data_bytes"] = state->shape->data_bytes;
       t["snapshots"] = state->shape->snapshots ? nlohmann::json(*state->shape->snapshots) : nlohmann::json(nullptr);
+      t["metadata_bytes"] =
+          state->shape->metadata_bytes ? nlohmann::json(*state->shape->metadata_bytes) : nlohmann::json(nullptr);
       t["manifests"] = state->shape->manifests ? nlohmann::json(*state->shape->manifests) : nlohmann::json(nullptr);
     }
     t["last_compaction"] = state->last_compaction_at ? nlohmann::json(Iso8601(*state->last_compaction_at))
                                                      : nlohmann::json(nullptr);
     t["last_pass"] = state->last_pass_at ? nlohmann::json{{"time", Iso8601(*state->last_pass_at)},
                                                           {"duration_seconds", state->last_pass_seconds},
-                                                          {"compaction_only", state->last_pass_compaction_only},
+                                                          {"light", state->last_pass_light},
                                                           {"report", state->last_pass}}
                                          : nlohmann::json(nullptr);
     t["totals"] = {{"passes", state->passes},

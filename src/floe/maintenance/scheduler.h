@@ -2,10 +2,12 @@
 // The maintenance thread of `floe run` (docs/maintenance.md): each table gets a pass
 // (table_pass.h) every `interval` of its settings, one table at a time, on one thread.
 // Between passes, a table to which the pipeline committed compaction.min_files data files
-// since its last pass (MaintenanceTarget::files_committed) gets a compaction-only pass: under
-// 1 s commits a table gains a file per second, and compaction must follow that, while expiry
-// and orphan removal (which list storage) can wait for the interval. A compaction-only pass
-// that failed is not tried again for a while (kCompactionRetry, at most the interval).
+// since its last pass (MaintenanceTarget::files_committed) gets a light pass (table_pass.h:
+// compaction, and snapshot expiry once the table holds more than max_snapshots): under 1 s
+// commits a table gains a file and a snapshot per second, and compaction and the metadata's
+// bound must follow that, while the full pass's manifest merge and orphan removal (which
+// lists storage) can wait for the interval. A light pass that failed is not tried again for a
+// while (kCompactionRetry, at most the interval).
 //
 // Bounded share, so that ingestion keeps its rate:
 //   - one thread, one table, one step at a time; the thread runs at a lower CPU priority
@@ -74,9 +76,9 @@ class MaintenanceScheduler {
   struct TableState;
 
   void Loop();
-  void RunPass(const MaintenanceTarget& target, bool compaction_only);
+  void RunPass(const MaintenanceTarget& target, bool light);
   void Pause(const StepCost& cost);
-  void Record(const MaintenanceTarget& target, bool compaction_only, const TablePassReport& report, double seconds);
+  void Record(const MaintenanceTarget& target, bool light, const TablePassReport& report, double seconds);
   std::unique_ptr<TableMetrics> MetricsFor(const std::string& table);
 
   catalog::TableCatalog& catalog_;

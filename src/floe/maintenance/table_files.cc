@@ -44,16 +44,6 @@ std::set<std::string> ExtraLiveKeys(std::string_view table_location, const std::
   return keys;
 }
 
-Status DeleteFileAt(const std::string& uri) {
-  std::string path;
-  FLOE_ASSIGN_OR_RETURN(auto fs, storage::FileSystemForUri(uri, &path));
-  const Status deleted = FromArrow(fs->DeleteFile(path));
-  if (deleted.ok()) return deleted;
-  auto info = fs->GetFileInfo(path);
-  if (info.ok() && info->type() == arrow::fs::FileType::NotFound) return Status::OK();
-  return deleted.WithContext("deleting " + uri);
-}
-
 Result<SnapshotsManifests> CollectManifests(const iceberg::TableMetadata& metadata,
                                             const std::vector<std::int64_t>& snapshot_ids) {
   SnapshotsManifests out;

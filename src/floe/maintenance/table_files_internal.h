@@ -12,6 +12,7 @@
 #include "floe/core/result.h"
 #include "floe/iceberg/reachable_files.h"
 #include "floe/iceberg/table_metadata.h"
+#include "floe/storage/file_io.h"
 
 namespace floe::maintenance {
 
@@ -25,9 +26,7 @@ std::string PathKey(std::string_view location);
 // relative to the table location ("data/x.parquet").
 std::set<std::string> ExtraLiveKeys(std::string_view table_location, const std::vector<std::string>& paths);
 
-// Deletes the file at an absolute URI (or local path) through the store serving it. A file
-// that is already gone counts as deleted (a crashed pass may have removed it).
-Status DeleteFileAt(const std::string& uri);
+using storage::DeleteFileAt;
 
 // The manifest lists and manifests some snapshots of a table reference.
 struct SnapshotsManifests {

@@ -58,8 +58,15 @@ class Pass {
     } else {
       report_.notes.push_back("compaction is disabled");
     }
-    if (options_.compaction_only) {
-      if (!report_.compacted) report_.after = shape_;
+    if (options_.light) {
+      // A tenth over the bound before a light pass expires: each expiry reads the kept
+      // snapshots' manifest lists, and at 1 s commits expiring every few seconds would read
+      // hundreds of them each time; this way one expiry in ~max_snapshots/10 commits does.
+      const std::size_t bound = static_cast<std::size_t>(settings_.max_snapshots) +
+                                std::max<std::size_t>(1, static_cast<std::size_t>(settings_.max_snapshots) / 10);
+      const bool over = target_.iceberg && shape_.snapshots && *shape_.snapshots + (report_.compacted ? 1 : 0) > bound;
+      if (over) Step("snapshot expiry", [&] { return Expire(); });
+      if (!report_.compacted && report_.snapshots_expired == 0) report_.after = shape_;
       else if (Step("inspect", [&] { return Inspect(); })) report_.after = shape_;
       return;
     }
@@ -124,6 +131,8 @@ class Pass {
       FLOE_ASSIGN_OR_RETURN(auto live, iceberg::LiveDataFiles(table->metadata));
       for (const auto& f : live) Count(shape, f.file_size_in_bytes, target);
       shape.snapshots = table->metadata.snapshots.size();
+      // What every commit rewrites and every query reads first (docs/maintenance.md).
+      if (auto size = storage::FileSizeAt(table->metadata_location); size.ok()) shape.metadata_bytes = *size;
     } else {
       FLOE_ASSIGN_OR_RETURN(auto state, delta::LoadState(*delta_root_));
       if (state.version < 0) {
@@ -222,6 +231,7 @@ class Pass {
     ExpiryOptions o;
     o.retention = settings_.snapshot_retention;
     o.min_snapshots = settings_.min_snapshots;
+    o.max_snapshots = settings_.max_snapshots;
     o.dry_run = options_.dry_run;
     o.after_commit = [] { CrashIfArmed(kFaultCrashAfterExpiryCommit); };
     o.before_delete = [](std::size_t attempted, std::size_t total) {
@@ -280,6 +290,7 @@ class Pass {
   DeltaCleanupOptions CleanupSettings() const {
     DeltaCleanupOptions o;
     o.retention_ms = settings_.snapshot_retention.count();
+    o.max_versions = std::max(settings_.max_snapshots, settings_.min_snapshots);
     o.dry_run = options_.dry_run;
     return o;
   }
@@ -312,6 +323,7 @@ nlohmann::json ShapeJson(const std::optional<TableShape>& s) {
   if (!s) return nullptr;
   nlohmann::json j = {{"data_files", s->data_files}, {"small_files", s->small_files}, {"data_bytes", s->data_bytes}};
   j["snapshots"] = s->snapshots ? nlohmann::json(*s->snapshots) : nlohmann::json(nullptr);
+  j["metadata_bytes"] = s->metadata_bytes ? nlohmann::json(*s->metadata_bytes) : nlohmann::json(nullptr);
   j["manifests"] = s->manifests ? nlohmann::json(*s->manifests) : nlohmann::json(nullptr);
   return j;
 }

@@ -6,14 +6,18 @@
 //      compaction.target_file_size): compaction.h (Iceberg), delta_compaction.h (Delta),
 //      dual_compaction.h (both: one set of files, both logs);
 //   2. manifest merge (Iceberg, merge_manifests.h, the table's commit.manifest.* properties);
-//   3. snapshot expiry (Iceberg, expire_snapshots.h: snapshot_retention, min_snapshots). With
+//   3. snapshot expiry (Iceberg, expire_snapshots.h: snapshot_retention, min_snapshots,
+//      max_snapshots). With
 //      both formats only once Delta's live files equal Iceberg's (the mirror of step 1 said so):
 //      expiry deletes data files Iceberg no longer references, which Delta must not reference;
 //   4. orphan-file removal (Iceberg, orphan_files.h: orphan_age), the Delta log's live and
 //      removed-but-not-vacuumed files counted as live with both formats;
 //   5. Delta log retention and vacuum (delta_cleanup.h, snapshot_retention as the window of
-//      both). With both formats vacuum is left out: Iceberg's expiry deletes the shared files
-//      once no kept Iceberg snapshot has them.
+//      both, max_snapshots as the most log versions kept). With both formats vacuum is left
+//      out: Iceberg's expiry deletes the shared files once no kept Iceberg snapshot has them.
+// A light pass (PassOptions::light, between full passes) is step 1 alone, then step 3 when
+// the table holds more than max_snapshots snapshots and a tenth: expiry then reads metadata
+// and manifest lists, never lists storage, and keeps the metadata bounded at any commit rate.
 // A failing step is reported and the pass goes on with the next one (each step stands alone:
 // a lost compaction race must not keep snapshots from expiring). Every step commits through
 // its own conflict retries, so ingestion commits always win and never wait (docs/architecture.md,
@@ -45,9 +49,10 @@ struct StepCost {
 
 struct PassOptions {
   bool dry_run = false;
-  // Compaction alone (with both formats, its Delta mirror): what the scheduler runs when
-  // enough files were committed since the last pass (scheduler.h), between full passes.
-  bool compaction_only = false;
+  // The light pass: compaction (with both formats, its Delta mirror), and snapshot expiry once
+  // the table holds more than max_snapshots: what the scheduler runs when enough files were
+  // committed since the last pass (scheduler.h), between full passes.
+  bool light = false;
   // Asked before each step: true ends the pass there (floe run is stopping).
   std::function<bool()> stop_requested;
   // Called after each step with what it cost: the scheduler pauses to keep its CPU share.
@@ -60,6 +65,7 @@ struct TableShape {
   std::size_t small_files = 0;  // below compaction.target_file_size
   std::int64_t data_bytes = 0;
   std::optional<std::size_t> snapshots;  // Iceberg: snapshots in the metadata
+  std::optional<std::int64_t> metadata_bytes;  // Iceberg: the size of the current metadata file
   std::optional<std::size_t> manifests;  // Iceberg: manifests of the current snapshot (when merge planned)
 };
 

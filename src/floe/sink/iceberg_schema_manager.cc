@@ -66,6 +66,9 @@ Result<catalog::LoadedTable> IcebergSchemaManager::Create(const schema::Schema& 
   }
   table.properties["write.format.default"] = "parquet";
   table.properties["write.parquet.compression-codec"] = "zstd";
+  // Spelled out, so that other engines' commits (Spark, Trino) also delete the metadata files
+  // that fall off the metadata-log, as Floe's catalog does for a table without the property.
+  table.properties[std::string(iceberg::kPropMetadataDeleteAfterCommit)] = "true";
   auto created = catalog_.CreateTable(table);
   if (!created.ok() && created.status().code() == StatusCode::kAlreadyExists) return Load();
   if (created.ok()) spdlog::info("created table {} at {}", name(), created->metadata.location);

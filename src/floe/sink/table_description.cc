@@ -12,6 +12,7 @@
 #include "floe/iceberg/table_scan.h"
 #include "floe/schema/json.h"
 #include "floe/sink/open_sink.h"
+#include "floe/storage/file_io.h"
 
 namespace floe::sink {
 namespace {
@@ -127,6 +128,9 @@ Result<json> DescribeIceberg(catalog::TableCatalog& catalog, const catalog::Tabl
               {"format_version", m.format_version},
               {"current_schema_id", m.current_schema_id},
               {"location", m.location}};
+  // What every commit rewrites and every query reads first (docs/maintenance.md).
+  auto metadata_bytes = storage::FileSizeAt(loaded.metadata_location);
+  out["metadata_bytes"] = metadata_bytes.ok() ? json(*metadata_bytes) : json(nullptr);
   // When each schema first appeared: the first snapshot written with it.
   std::map<int, std::int64_t> since;
   for (const auto& s : m.snapshots) {

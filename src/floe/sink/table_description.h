@@ -7,6 +7,7 @@
 // JSON shape, per format present ({"table", "topic", "iceberg": {…}, "delta": {…}}):
 //   "schemas":   [{"schema-id", "fields": […] (Iceberg JSON), "since_ms"?, "version"?}], oldest first
 //   "current_schema_id"
+//   Iceberg: "metadata_location", "metadata_bytes" (its size, null when unreadable), "format_version"
 //   "snapshots": [{"id", "timestamp_ms", "operation", "added_records", "added_files"}], oldest first
 //   "files":     {"count", "bytes", "records", "size_histogram": [{"min_bytes", "max_bytes", "count"}]}
 //   "partition_fields": ["day(ts)", …]

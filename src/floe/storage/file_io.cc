@@ -207,4 +207,23 @@ Status FileIO::LocalPutIfAbsent(const std::string& relative_path, const std::str
   return Status::IoError("link " + file->path() + " -> " + final_path + ": " + std::strerror(err));
 }
 
+Status DeleteFileAt(const std::string& uri) {
+  std::string path;
+  FLOE_ASSIGN_OR_RETURN(auto fs, FileSystemForUri(uri, &path));
+  const Status deleted = FromArrow(fs->DeleteFile(path));
+  if (deleted.ok()) return deleted;
+  auto info = fs->GetFileInfo(path);
+  if (info.ok() && info->type() == arrow::fs::FileType::NotFound) return Status::OK();
+  return deleted.WithContext("deleting " + uri);
+}
+
+
+Result<std::int64_t> FileSizeAt(const std::string& uri) {
+  std::string path;
+  FLOE_ASSIGN_OR_RETURN(auto fs, FileSystemForUri(uri, &path));
+  FLOE_ASSIGN_OR_RETURN_ARROW(auto info, fs->GetFileInfo(path));
+  if (info.type() == arrow::fs::FileType::NotFound) return Status::NotFound(uri + " does not exist");
+  return info.size();
+}
+
 }  // namespace floe::storage

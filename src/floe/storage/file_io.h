@@ -94,4 +94,11 @@ class FileIO {
 // files) uses the same endpoint and credentials as the writers.
 Result<std::shared_ptr<arrow::fs::FileSystem>> FileSystemForUri(const std::string& uri, std::string* path);
 
+// Deletes the file at an absolute URI (or local path) through the store serving it. A file
+// that is already gone counts as deleted (a crashed delete may have removed it).
+Status DeleteFileAt(const std::string& uri);
+
+// The size in bytes of the file at an absolute URI (or local path). kNotFound when it is not there.
+Result<std::int64_t> FileSizeAt(const std::string& uri);
+
 }  // namespace floe::storage

@@ -29,6 +29,7 @@ TEST(MaintenanceConfig, DefaultsWhenAbsent) {
   EXPECT_EQ(m.compaction.target_file_size, 64LL << 20);  // the topic's
   EXPECT_EQ(m.snapshot_retention, std::chrono::hours(24 * 7));
   EXPECT_EQ(m.min_snapshots, 10);
+  EXPECT_EQ(m.max_snapshots, 500);  // bounds the metadata file at any commit rate (issue 34)
   EXPECT_EQ(m.orphan_age, std::chrono::hours(24));
   EXPECT_DOUBLE_EQ(c->maintenance.cpu_share, 0.25);
 }
@@ -98,6 +99,29 @@ topics:
   EXPECT_NE(m.find("topics[0].maintenance.cpu_share: only in the top-level maintenance section"), std::string::npos)
       << m;
   EXPECT_NE(m.find("topics[0].maintenance.snapshot_retention: '3' is not a duration"), std::string::npos) << m;
+}
+
+TEST(MaintenanceConfig, MaxSnapshotsIsAtLeastMinSnapshots) {
+  auto c = ParseMaintenance(R"yaml(maintenance: {max_snapshots: 50}
+topics:
+  - name: orders
+    value: json
+  - name: clicks
+    value: json
+    maintenance: {min_snapshots: 60}
+  - name: audit
+    value: json
+    maintenance: {max_snapshots: 0}
+)yaml");
+  ASSERT_FALSE(c.ok());
+  const std::string m = c.status().message();
+  EXPECT_NE(m.find("topics[1].maintenance.max_snapshots: must be at least min_snapshots (60), got 50"),
+            std::string::npos) << m;
+  EXPECT_NE(m.find("topics[2].maintenance.max_snapshots: must be between 1 and 1000000"), std::string::npos) << m;
+  EXPECT_EQ(m.find("topics[0]"), std::string::npos) << m;
+  c = ParseMaintenance("maintenance: {max_snapshots: 50}\ntopics:\n  - name: orders\n    value: json\n");
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(c->topics[0].maintenance.max_snapshots, 50);
 }
 
 TEST(MaintenanceConfig, OrphanAgeLeavesCommitsTimeToLand) {

@@ -318,6 +318,47 @@ TEST_F(DeltaMaintenance, VacuumDeletesOnlyTombstonesOlderThanTheRetention) {
   ASSERT_TRUE(again.ok()) << again.status().ToString();
 }
 
+// Checkpoints drop tombstones a day after delta.deletedFileRetentionDuration (issue 34: a
+// table compacted every few seconds would otherwise carry every file it ever removed in each
+// checkpoint), and keep younger ones and those without a time, which vacuum still needs.
+TEST_F(DeltaMaintenance, CheckpointsDropExpiredTombstones) {
+  Ingest(3, 10);  // versions 1..3 after the creation
+  auto compacted = CompactDeltaTable(sink_->io());
+  ASSERT_TRUE(compacted.ok()) << compacted.status().ToString();
+  const delta::TableState after_compaction = State();
+  ASSERT_EQ(after_compaction.tombstones.size(), 6u);
+  // Age the compaction's tombstones in its log file: two 9 days old (expired: 7 days + a day),
+  // two 7.5 days old (vacuum's, not yet the checkpoint's), two left as they are.
+  const fs::path log = dir_.path() / "orders" / "_delta_log";
+  char name[32];
+  std::snprintf(name, sizeof name, "%020lld.json", static_cast<long long>(after_compaction.version));
+  std::ifstream in(log / name);
+  std::string line, text;
+  int removes = 0;
+  const std::int64_t now = iceberg::NowMillis();
+  while (std::getline(in, line)) {
+    Json action = Json::parse(line);
+    if (action.contains("remove")) {
+      if (removes < 2) action["remove"]["deletionTimestamp"] = now - 9 * kDayMs;
+      else if (removes < 4) action["remove"]["deletionTimestamp"] = now - 7 * kDayMs - kDayMs / 2;
+      ++removes;
+    }
+    text += action.dump() + "\n";
+  }
+  in.close();
+  std::ofstream(log / name, std::ios::trunc) << text;
+  while (State().version < 10) Commit(next_, 2);  // version 10 writes a checkpoint
+  ASSERT_TRUE(fs::exists(log / "00000000000000000010.checkpoint.parquet"));
+  // Replay from the checkpoint alone: delete the commits it covers.
+  for (int v = 0; v <= 10; ++v) {
+    std::snprintf(name, sizeof name, "%020d.json", v);
+    fs::remove(log / name);
+  }
+  const delta::TableState state = State();
+  EXPECT_EQ(state.tombstones.size(), 4u);
+  EXPECT_EQ(DeltaIds(sink_->io(), state), Range(next_));
+}
+
 TEST_F(DeltaMaintenance, LogCleanupKeepsTheCutoffCheckpointAndEverythingAfter) {
   Ingest(25, 2);  // versions 0 (creation) .. 25; checkpoints at 10 and 20
   const fs::path log = dir_.path() / "orders" / "_delta_log";
@@ -356,6 +397,32 @@ TEST_F(DeltaMaintenance, LogCleanupKeepsTheCutoffCheckpointAndEverythingAfter) {
   ASSERT_TRUE(cleaned_later.ok()) << cleaned_later.status().ToString();
   EXPECT_EQ(cleaned_later->cutoff_checkpoint, 20);
   EXPECT_FALSE(fs::exists(log / "00000000000000000010.checkpoint.parquet"));
+  EXPECT_TRUE(fs::exists(log / "00000000000000000020.json"));
+  EXPECT_EQ(DeltaIds(sink_->io(), State()), Range(50));
+}
+
+// max_versions bounds the log whatever its age (maintenance.max_snapshots): versions written
+// seconds ago go once more than max_versions are newer, down to the checkpoint at or before
+// the cutoff version, and every version from there on still reads.
+TEST_F(DeltaMaintenance, LogCleanupKeepsAtMostMaxVersionsHoweverYoung) {
+  Ingest(25, 2);  // versions 0 .. 25, all written now; checkpoints at 10 and 20
+  const fs::path log = dir_.path() / "orders" / "_delta_log";
+  DeltaCleanupOptions bounded;
+  auto kept = CleanUpDeltaLog(sink_->io(), bounded);
+  ASSERT_TRUE(kept.ok()) << kept.status().ToString();
+  EXPECT_TRUE(kept->deleted.empty());  // the 30-day window alone keeps everything
+  bounded.max_versions = 8;            // versions 18..25: the cutoff checkpoint is 10
+  auto cleaned = CleanUpDeltaLog(sink_->io(), bounded);
+  ASSERT_TRUE(cleaned.ok()) << cleaned.status().ToString();
+  EXPECT_EQ(cleaned->cutoff_checkpoint, 10);
+  EXPECT_EQ(cleaned->oldest_version_kept, 10);
+  EXPECT_FALSE(fs::exists(log / "00000000000000000009.json"));
+  EXPECT_TRUE(fs::exists(log / "00000000000000000010.checkpoint.parquet"));
+  bounded.max_versions = 5;  // versions 21..25: the cutoff checkpoint is 20
+  cleaned = CleanUpDeltaLog(sink_->io(), bounded);
+  ASSERT_TRUE(cleaned.ok()) << cleaned.status().ToString();
+  EXPECT_EQ(cleaned->cutoff_checkpoint, 20);
+  EXPECT_FALSE(fs::exists(log / "00000000000000000019.json"));
   EXPECT_TRUE(fs::exists(log / "00000000000000000020.json"));
   EXPECT_EQ(DeltaIds(sink_->io(), State()), Range(50));
 }

@@ -105,6 +105,30 @@ TEST_F(Expiry, KeepsEverySnapshotYoungerThanTheRetention) {
   EXPECT_EQ(SnapshotIds().size(), 4u);
 }
 
+// max_snapshots bounds the count whatever the age: at 1 s commits the retention alone would
+// keep a week of snapshots (issue 34).
+TEST_F(Expiry, KeepsAtMostMaxSnapshotsHoweverYoung) {
+  for (int k = 0; k < 12; ++k) ASSERT_TRUE(Append(k * 10, 10).ok());
+  const auto before = SnapshotIds();
+  ExpiryOptions options;  // the clock's now and a week's retention: every snapshot is young
+  options.min_snapshots = 2;
+  options.max_snapshots = 5;
+  auto report = ExpireSnapshots(*catalog_, id_, options);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_EQ(report->expired_snapshot_ids, std::vector<std::int64_t>(before.begin(), before.begin() + 7));
+  EXPECT_EQ(SnapshotIds(), std::vector<std::int64_t>(before.begin() + 7, before.end()));
+  EXPECT_EQ(Ids(), Range(120));
+  ExpectReferencedFilesExist();
+  // min_snapshots wins over a smaller max_snapshots.
+  options.min_snapshots = 4;
+  options.max_snapshots = 1;
+  report = ExpireSnapshots(*catalog_, id_, options);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_EQ(SnapshotIds(), std::vector<std::int64_t>(before.begin() + 8, before.end()));
+  options.max_snapshots = 0;
+  EXPECT_EQ(ExpireSnapshots(*catalog_, id_, options).status().code(), StatusCode::kInvalidArgument);
+}
+
 TEST_F(Expiry, KeepsTheChainToTheNewestSnapshotWithOffsets) {
   for (int k = 0; k < 3; ++k) ASSERT_TRUE(Append(k * 10, 10).ok());
   const auto with_offsets = SnapshotIds();

@@ -66,6 +66,35 @@ class TablePass : public IcebergTestTable {
   std::int64_t next_ = 0;
 };
 
+// The light pass between full passes (issue 34): compaction, then expiry once the table holds
+// more than max_snapshots and a tenth (at least one more), however young the snapshots; no
+// orphan removal (it lists storage). The metadata file's size is in the shape.
+TEST_F(TablePass, LightPassExpiresOnlyOnceOverMaxSnapshots) {
+  MaintenanceTarget target = Target();
+  target.settings.snapshot_retention = std::chrono::hours(24 * 7);  // every snapshot is young
+  target.settings.compaction.enabled = false;
+  target.settings.min_snapshots = 1;
+  target.settings.max_snapshots = 4;
+  PassOptions light;
+  light.light = true;
+  AppendFiles(5);  // 5 snapshots: at the bound 4 + 1, not over it
+  const std::string zombie = PlantZombie();
+  TablePassReport r = RunTablePass(*catalog_, target, light);
+  EXPECT_TRUE(r.errors.empty()) << r.ToJson().dump();
+  EXPECT_EQ(r.snapshots_expired, 0u);
+  ASSERT_TRUE(r.after && r.after->metadata_bytes);
+  EXPECT_EQ(*r.after->metadata_bytes, static_cast<std::int64_t>(fs::file_size(LocalPath(Load().metadata_location))));
+  AppendFiles(1);
+  r = RunTablePass(*catalog_, target, light);
+  EXPECT_TRUE(r.errors.empty()) << r.ToJson().dump();
+  EXPECT_EQ(r.snapshots_expired, 2u);
+  ASSERT_TRUE(r.after);
+  EXPECT_EQ(r.after->snapshots, 4u);
+  EXPECT_EQ(Load().metadata.snapshots.size(), 4u);
+  EXPECT_TRUE(fs::exists(zombie));  // orphans wait for the full pass
+  EXPECT_EQ(Ids(), Range(next_));
+}
+
 TEST_F(TablePass, CompactsExpiresAndRemovesOrphansKeepingRowsAndOffsets) {
   AppendFiles(6);
   const std::string zombie = PlantZombie();
@@ -221,7 +250,7 @@ TEST_F(TablePass, SchedulerCompactsBetweenPassesOnceMinFilesWereCommitted) {
   EXPECT_EQ(table["totals"]["passes"], 1);
   EXPECT_EQ(table["totals"]["files_rewritten"], 4);
   EXPECT_EQ(table["totals"]["snapshots_expired"], 0);  // no full pass: expiry waits for the interval
-  EXPECT_TRUE(table["last_pass"]["compaction_only"].get<bool>());
+  EXPECT_TRUE(table["last_pass"]["light"].get<bool>());
   EXPECT_EQ(table["data_files"], 1);
   EXPECT_EQ(Ids(), Range(40));
 }

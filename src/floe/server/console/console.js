@@ -327,6 +327,9 @@ function formatSection(name, f) {
     el("dl", { class: "kv" },
       el("dt", {}, "location"), el("dd", {}, el("code", {}, f.location || "–")),
       name === "iceberg" ? [el("dt", {}, "metadata"), el("dd", {}, el("code", {}, f.metadata_location)),
+                            el("dt", {}, "metadata size"),
+                            el("dd", { class: "metadata-bytes", "data-bytes": f.metadata_bytes ?? "" },
+                               f.metadata_bytes == null ? "–" : bytes(f.metadata_bytes)),
                             el("dt", {}, "format version"), el("dd", {}, f.format_version)]
                          : [el("dt", {}, "version"), el("dd", {}, f.version)],
       el("dt", {}, name === "iceberg" ? "snapshots" : "commits"),
