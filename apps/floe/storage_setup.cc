@@ -6,6 +6,7 @@
 #include <chrono>
 #include <thread>
 
+#include "floe/storage/local_dirs.h"
 #include "floe/storage/object_stores.h"
 #include "floe/storage/retry_metrics.h"
 #include "floe/storage/vended_credentials.h"
@@ -33,6 +34,8 @@ Result<storage::ProbeReport> ProbeWithRetries(const std::string& warehouse) {
 
 Status PrepareStorage(const FloeConfig& config, bool probe) {
   FLOE_RETURN_IF_ERROR(storage::ConfigureObjectStores(config.storage));
+  // A local warehouse that does not exist yet is created here, before anything opens it.
+  FLOE_RETURN_IF_ERROR(storage::PrepareLocalWarehouse(config.warehouse));
   if (!probe) return Status::OK();
   if (config.catalog.access_delegation == "vended-credentials" && !WritesDelta(config)) {
     // Floe's own credentials may rightly reach nothing: each table's files are written with

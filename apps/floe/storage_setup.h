@@ -1,7 +1,8 @@
 #pragma once
-// Object storage at start-up, shared by `floe run` and `floe catalog serve`: hands the
-// `storage:` section to storage/, probes an object-store warehouse, and decides whether Delta
-// may be written there.
+// Storage at start-up, shared by `floe run`, `floe catalog serve`, `floe maintain` and
+// `floe validate --check-storage`: hands the `storage:` section to storage/, creates a local
+// warehouse's folder, probes an object-store warehouse, and decides whether Delta may be
+// written there.
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -13,7 +14,8 @@
 
 namespace floe::cli {
 
-// Configures the object stores; with `probe`, checks that the warehouse takes writes and,
+// Configures the object stores and creates a local warehouse's folder (or refuses, naming it:
+// storage::PrepareLocalWarehouse); with `probe`, checks that the warehouse takes writes and,
 // when a topic writes Delta, that it refuses a second create of one name (else refuses to
 // start unless storage.delta_single_writer).
 Status PrepareStorage(const FloeConfig& config, bool probe);

@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <utility>
 
 #include "floe/catalog/sql_connection_internal.h"
+#include "floe/storage/local_dirs.h"
 
 namespace floe::catalog::internal {
 namespace {
@@ -135,6 +137,18 @@ Status SetJournalModeWal(SqlConnection& conn, long long busy_timeout_ms) {
 }  // namespace
 
 Result<std::unique_ptr<SqlConnection>> OpenSqliteConnection(const std::string& path, const SqlCatalogOptions& options) {
+  // SQLite creates the database file but not its folder, and then says only "unable to open
+  // database file": the default catalog, <warehouse>/catalog.db, would fail that way on a
+  // warehouse that does not exist yet.
+  if (path != ":memory:") {
+    const std::string folder = std::filesystem::path(path).parent_path().string();
+    if (!folder.empty()) {
+      FLOE_RETURN_IF_ERROR(
+          storage::EnsureWritableDirectory(
+              folder, "its folder", "set `catalog.uri` in floe.yaml to sqlite:///<a folder floe may create>/catalog.db")
+              .WithContext("opening the SQLite catalog database " + path));
+    }
+  }
   sqlite3* db = nullptr;
   int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                            nullptr);

@@ -145,6 +145,26 @@ TEST(SqlCatalogUri, BothAbsolutePathSpellingsOpenTheSameFile) {
   EXPECT_TRUE(fs::exists(path));
 }
 
+// SQLite creates the file, not its folder: the catalog creates the folder (the default
+// <warehouse>/catalog.db on a warehouse not created yet), or names it when it cannot.
+TEST(SqlCatalogUri, CreatesTheDatabaseFolderOrNamesIt) {
+  TempDir dir;
+  const auto path = dir.path() / "not" / "yet" / "catalog.db";
+  ASSERT_NE(Open("sqlite://" + path.string()), nullptr);
+  EXPECT_TRUE(fs::exists(path));
+
+  const auto file = dir.path() / "a-file";
+  std::ofstream(file) << "x";
+  auto r = OpenSqlCatalog("sqlite://" + (file / "sub" / "catalog.db").string(), "floe");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kIoError);
+  EXPECT_NE(r.status().message().find("opening the SQLite catalog database " + (file / "sub" / "catalog.db").string() +
+                                      ": cannot create its folder " + (file / "sub").string()),
+            std::string::npos)
+      << r.status().message();
+  EXPECT_NE(r.status().message().find("catalog.uri"), std::string::npos) << r.status().message();
+}
+
 TEST(SqlCatalogUri, RedactsPasswords) {
   EXPECT_EQ(RedactCatalogUri("postgresql://floe:s3cret@db.internal:5432/cat"), "postgresql://floe:***@db.internal:5432/cat");
   EXPECT_EQ(RedactCatalogUri("postgres://floe@db:5432/cat"), "postgres://floe@db:5432/cat");
@@ -392,10 +412,12 @@ TEST(SqlCatalogSqlite, AWriteLockHeldTooLongIsUnavailableAndReadsGoOn) {
 
 TEST(SqlCatalogSqlite, UnopenableFilesAreIoErrors) {
   TempDir dir;
-  auto missing_dir = OpenSqlCatalog(dir.Uri("no/such/dir/catalog.db"), "floe");
-  ASSERT_FALSE(missing_dir.ok());
-  EXPECT_EQ(missing_dir.status().code(), StatusCode::kIoError) << missing_dir.status().ToString();
-  EXPECT_NE(missing_dir.status().message().find("no/such/dir/catalog.db"), std::string::npos);
+  // (A missing folder is created: CreatesTheDatabaseFolderOrNamesIt.)
+  fs::create_directory(dir.path() / "is-a-folder");
+  auto a_folder = OpenSqlCatalog(dir.Uri("is-a-folder"), "floe");
+  ASSERT_FALSE(a_folder.ok());
+  EXPECT_EQ(a_folder.status().code(), StatusCode::kIoError) << a_folder.status().ToString();
+  EXPECT_NE(a_folder.status().message().find("is-a-folder"), std::string::npos);
 
   std::ofstream(dir.path() / "garbage.db") << std::string(4096, 'x');
   auto garbage = OpenSqlCatalog(dir.Uri("garbage.db"), "floe");
