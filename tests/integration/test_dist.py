@@ -1,6 +1,7 @@
 """The release tarball (`make dist`, scripts/dist.sh; issue 33): unpacked into an empty folder,
-its `floe` runs with nothing from .deps/ or build/ on any path — every library `ldd` shows is
-inside the tarball or in the base system's /lib, /usr/lib — and `floe --version`, `floe validate`
+its `floe` runs with nothing from .deps/ or build/ on any path — every library `ldd` shows, and
+every one the loader maps while `floe run` runs, is inside the tarball or in the base system's
+/lib, /usr/lib — and `floe --version`, `floe validate`
 on the example config and a batch `floe run` against the test broker work; the table it writes
 reads back with pyiceberg and DuckDB.
 
@@ -64,9 +65,26 @@ def clean_env(home: pathlib.Path) -> dict:
     return {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(home), "LANG": "C.UTF-8"}
 
 
-def run(install, *args, cwd, timeout=60):
+def run(install, *args, cwd, timeout=60, env=None):
     return subprocess.run([str(install / "bin" / "floe"), *args], capture_output=True, text=True, timeout=timeout,
-                          cwd=cwd, env=clean_env(cwd))
+                          cwd=cwd, env={**clean_env(cwd), **(env or {})})
+
+
+def assert_loaded_from_tarball_or_system(install, prefix: pathlib.Path):
+    """Every object the loader mapped (LD_DEBUG=files into prefix.<pid>), dlopen()ed ones included,
+    came from the unpacked tarball or the base system."""
+    paths = set()
+    for log in prefix.parent.glob(prefix.name + ".*"):
+        text = log.read_text()
+        paths.update(re.findall(r"calling init: (/\S+)", text))
+        paths.update(re.findall(r"file=(/\S+) \[\d+\];\s+(?:generating link map|dynamically loaded)", text))
+    assert paths, f"no loader log at {prefix}.*"
+    inside = str(install.resolve()) + "/"
+    for path in paths:
+        real = os.path.realpath(path)
+        assert ".deps" not in path and ".deps" not in real and "/build/" not in real, path
+        assert real.startswith(inside) or re.match(r"^/(usr/)?lib(64)?/", path), path
+    assert any(os.path.realpath(p).startswith(inside) for p in paths), sorted(paths)
 
 
 def test_layout(install):
@@ -145,8 +163,12 @@ def test_batch_run_against_the_test_broker(install, kafka, schema_registry, tmp_
     path = tmp_path / "floe.yaml"
     path.write_text(yaml.safe_dump(config))
 
-    r = run(install, "run", "--config", str(path), "--exit-when-caught-up", cwd=tmp_path, timeout=240)
+    loader_log = tmp_path / "ld-debug" / "floe"
+    loader_log.parent.mkdir()
+    r = run(install, "run", "--config", str(path), "--exit-when-caught-up", cwd=tmp_path, timeout=240,
+            env={"LD_DEBUG": "files", "LD_DEBUG_OUTPUT": str(loader_log)})
     assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
+    assert_loaded_from_tarball_or_system(install, loader_log)
 
     from pyiceberg.catalog.sql import SqlCatalog
     table = SqlCatalog("floe", uri=f"sqlite:///{warehouse}/catalog.db",
