@@ -2,7 +2,10 @@
 registry on loopback, produces a sample `orders` topic with the Confluent Avro serializer,
 materializes it with `floe run` (serving its own Iceberg REST catalog), prints a DuckDB
 query over the table, then shows new records arriving within seconds.
-Everything it writes goes to demo-data/ (git-ignored); services stop when it ends."""
+Everything it writes goes to demo-data/ (git-ignored), or to --data-dir; every port is a free
+one; services stop when it ends. Exits non-zero when any step fails or a query finds fewer rows
+than were produced: tests/integration/test_demo.py runs it so under `make test`."""
+import argparse
 import json
 import os
 import pathlib
@@ -25,7 +28,7 @@ from tests.integration.fixtures.kafka_broker import KafkaBroker  # noqa: E402
 from tests.integration.fixtures.schema_registry import SchemaRegistry  # noqa: E402
 
 BUILD = pathlib.Path(os.environ["FLOE_BUILD_DIR"])
-DATA = ROOT / "demo-data"
+DEFAULT_DATA = ROOT / "demo-data"
 TOPIC = "orders"
 RECORDS = 20_000
 
@@ -86,15 +89,31 @@ def wait_for_offsets(catalog, table: str, want: int, timeout: float = 120) -> fl
     raise SystemExit(f"demo: the table did not reach {want} records in {timeout}s")
 
 
+def shown(path: pathlib.Path) -> str:
+    """A path as the user typed it: relative to the repo when inside it (demo-data/…)."""
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir", type=pathlib.Path, default=DEFAULT_DATA,
+                        help="where the broker, warehouse, catalog and logs go; emptied first (default demo-data/)")
+    data = parser.parse_args().data_dir.resolve()
+
     from pyiceberg.catalog.rest import RestCatalog
     from tests.integration.fixtures.duckdb_ext import connect
 
-    shutil.rmtree(DATA, ignore_errors=True)
-    DATA.mkdir()
+    # Emptied first, so each run starts from nothing; but never a folder the demo did not make
+    # (the marker file), other than its own demo-data/.
+    marker = data / ".floe-demo"
+    if data != DEFAULT_DATA and data.is_dir() and any(data.iterdir()) and not marker.exists():
+        raise SystemExit(f"demo: {data} is not empty and holds no earlier demo: give --data-dir a new or empty folder")
+    shutil.rmtree(data, ignore_errors=True)
+    data.mkdir(parents=True)
+    marker.touch()
     floe = BUILD / "apps" / "floe" / "floe"
     step("starting a single-node Kafka broker (KRaft) and a schema registry on loopback")
-    with KafkaBroker(DATA / "kafka") as kafka, SchemaRegistry() as registry:
+    with KafkaBroker(data / "kafka") as kafka, SchemaRegistry() as registry:
         print(f"    kafka {kafka.bootstrap}, schema registry {registry.url}")
         kafka.create_topic(TOPIC, 3)
 
@@ -102,13 +121,13 @@ def main() -> int:
         produce(kafka.bootstrap, registry.url)
 
         catalog_port, admin_port = free_port(), free_port()
-        config = DATA / "floe.yaml"
+        config = data / "floe.yaml"
         config.write_text(textwrap.dedent(f"""\
             kafka:
               bootstrap_servers: "{kafka.bootstrap}"
             schema_registry:
               url: "{registry.url}"
-            warehouse: "file://{DATA / 'warehouse'}"
+            warehouse: "file://{data / 'warehouse'}"   # created by floe run, with its catalog.db
             catalog:
               listen: "127.0.0.1:{catalog_port}"   # engines query through Floe's Iceberg REST catalog
             admin:
@@ -122,17 +141,17 @@ def main() -> int:
                 partition_by: ["day(_kafka.timestamp)"]
             """))
         print(textwrap.indent(config.read_text(), "    "))
-        step(f"floe validate --config {config.relative_to(ROOT)}")
+        step(f"floe validate --config {shown(config)}")
         subprocess.run([str(floe), "validate", "--config", str(config)], check=True)
 
-        step("floe run --config demo-data/floe.yaml   (continuous; Ctrl-C or SIGTERM commits and stops)")
-        log = open(DATA / "floe-run.log", "w")
+        step(f"floe run --config {shown(config)}   (continuous; Ctrl-C or SIGTERM commits and stops)")
+        log = open(data / "floe-run.log", "w")
         proc = subprocess.Popen([str(floe), "run", "--config", str(config)], stdout=log, stderr=log)
         try:
             deadline = time.monotonic() + 60
-            while "REST catalog listening" not in (DATA / "floe-run.log").read_text():
+            while "REST catalog listening" not in (data / "floe-run.log").read_text():
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit("demo: floe run did not start:\n" + (DATA / "floe-run.log").read_text())
+                    raise SystemExit("demo: floe run did not start:\n" + (data / "floe-run.log").read_text())
                 time.sleep(0.1)
             catalog = RestCatalog("floe", uri=f"http://127.0.0.1:{catalog_port}")
             seconds = wait_for_offsets(catalog, "kafka.orders", RECORDS)
@@ -148,12 +167,16 @@ def main() -> int:
             total = con.execute(f"""SELECT count(*), count(DISTINCT (_kafka.partition, _kafka."offset"))
                                     FROM iceberg_scan('{table.metadata_location}')""").fetchone()
             print(f"    {total[0]} rows, {total[1]} distinct (partition, offset): every record exactly once")
+            if total[0] != RECORDS or total[1] != RECORDS:
+                raise SystemExit(f"demo: DuckDB read {total[0]} rows ({total[1]} distinct), not the {RECORDS} produced")
 
             step("producing 1000 more records: how fast do they show up?")
             produce_more(kafka.bootstrap, registry.url)
             seconds = wait_for_offsets(catalog, "kafka.orders", RECORDS + 1000)
             rows = catalog.load_table("kafka.orders").scan().to_arrow().num_rows
             print(f"    pyiceberg (through Floe's REST catalog) sees {rows} rows, {seconds:.1f}s after producing")
+            if rows != RECORDS + 1000:
+                raise SystemExit(f"demo: pyiceberg read {rows} rows, not the {RECORDS + 1000} produced")
             import urllib.request
             status = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{admin_port}/status", timeout=5).read())
             for t in status.get("topics", []):
@@ -162,8 +185,10 @@ def main() -> int:
             proc.terminate()
             proc.wait(60)
             log.close()
-        print(f"    floe run exited with {proc.returncode}; its log is demo-data/floe-run.log")
-    step("done. The warehouse, catalog and log stay in demo-data/.")
+        print(f"    floe run exited with {proc.returncode}; its log is {shown(data / 'floe-run.log')}")
+        if proc.returncode != 0:
+            raise SystemExit(f"demo: floe run exited with {proc.returncode} on SIGTERM")
+    step(f"done. The warehouse, catalog and log stay in {shown(data)}/.")
     return 0
 
 
@@ -176,7 +201,8 @@ def produce_more(bootstrap: str, registry_url: str) -> None:
                  "amount": 10.0, "coupon": None, "ordered_at": now_ms}
         producer.produce(TOPIC, key=order["customer"].encode(),
                          value=serializer(order, SerializationContext(TOPIC, MessageField.VALUE)))
-    producer.flush(60)
+    if producer.flush(60) != 0:
+        raise SystemExit("demo: the producer could not deliver every record")
 
 
 if __name__ == "__main__":
