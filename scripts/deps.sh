@@ -11,6 +11,10 @@
 # downloads. `scripts/deps.sh fuzz` (run by `make fuzz`) installs only what the libFuzzer build
 # adds: clang and its runtime libraries (libFuzzer, ASan/UBSan for clang). `make build`/`make test`
 # never need them: the gcc ASan build replays the fuzz corpora with its own driver.
+# `make demo` installs what building `floe` and running scripts/demo.py need, and nothing the
+# tests alone use, in two parts like `make test`'s: `scripts/deps.sh demo`, the build part with
+# only the venv's packages the demo imports (DEMO_PYTHON_PACKAGES), then `scripts/deps.sh
+# demo-servers` (a JDK and Maven, the Kafka jars) while `floe` compiles.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DEPS="$ROOT/.deps"
@@ -33,7 +37,8 @@ install_apt() {
 }
 
 WHAT="${1:-all}"
-case "$WHAT" in all|build|servers|fuzz) ;; *) echo "usage: scripts/deps.sh [build|servers|fuzz]" >&2; exit 2;; esac
+case "$WHAT" in all|build|servers|demo|demo-servers|fuzz) ;;
+  *) echo "usage: scripts/deps.sh [build|servers|demo|demo-servers|fuzz]" >&2; exit 2;; esac
 if [ "$WHAT" = fuzz ]; then
   # Debian 12's clang 14; libFuzzer and clang's sanitizer runtimes are in libclang-rt-14-dev.
   install_apt clang libclang-rt-14-dev
@@ -50,14 +55,56 @@ BUILD_APT_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev libcpp-httplib-dev
   python3-venv
 )
+# The Kafka broker (the tests' and the demo's) runs on Java 17; Maven fetches its jars.
+JAVA_APT_PACKAGES=(openjdk-17-jdk-headless maven)
 SERVER_APT_PACKAGES=(
-  postgresql openjdk-17-jdk-headless maven
+  postgresql "${JAVA_APT_PACKAGES[@]}"
   chromium chromium-driver  # the web console's browser tests (tests/integration/test_console.py)
   systemd  # systemd-analyze checks deploy/systemd/floe.service (tests/integration/test_deploying.py)
 )
+# What scripts/demo.py imports, by name: their pins (and extras) are read from
+# tests/requirements.txt, so the demo's venv is the tests' venv minus what only tests use.
+# pyarrow carries the Arrow C++ the build links; DuckDB loads all four extensions
+# (tests/integration/fixtures/duckdb_ext.py).
+DEMO_PYTHON_PACKAGES=(
+  pyarrow pyiceberg duckdb duckdb-extension-iceberg duckdb-extension-avro duckdb-extension-httpfs
+  duckdb-extension-delta confluent-kafka fastavro pytz
+)
 
-# What compiling and linking Floe needs.
+# sync_venv STAMP REQUIREMENTS [NODEPS_REQUIREMENTS]: pip-installs the files into .deps/venv
+# unless .deps/venv/STAMP holds their hash already, so editing them re-syncs the venv.
+sync_venv() {
+  local stamp="$VENV/$1" req="$2" nodeps="${3:-}" want
+  want="$(cat "$req" ${nodeps:+"$nodeps"} | sha256sum | cut -d' ' -f1)"
+  if [ -x "$VENV/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+    echo "deps: Python venv up to date ($(basename "$req"))"
+    return
+  fi
+  echo "deps: building Python venv at .deps/venv ($(basename "$req"))"
+  [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q --upgrade pip
+  "$VENV/bin/pip" install -q -r "$req"
+  [ -z "$nodeps" ] || "$VENV/bin/pip" install -q --no-deps -r "$nodeps"
+  echo "$want" > "$stamp"
+}
+
+# The demo's lines of tests/requirements.txt (DEMO_PYTHON_PACKAGES), as a requirements file.
+demo_requirements() {
+  local out="$DEPS/requirements-demo.txt" names
+  names="$(IFS='|'; echo "${DEMO_PYTHON_PACKAGES[*]}")"
+  grep -E "^($names)(\[|=|<|>|~|\s|\$)" "$ROOT/tests/requirements.txt" > "$out.tmp"
+  local found
+  found="$(wc -l < "$out.tmp")"
+  [ "$found" -eq "${#DEMO_PYTHON_PACKAGES[@]}" ] || {
+    echo "deps: tests/requirements.txt has $found of the demo's ${#DEMO_PYTHON_PACKAGES[@]} Python packages" \
+         "(${DEMO_PYTHON_PACKAGES[*]})" >&2; exit 1; }
+  mv "$out.tmp" "$out"
+  echo "$out"
+}
+
+# What compiling and linking Floe needs; with `demo`, the venv holds only the demo's packages.
 install_build_deps() {
+  local venv_part="${1:-all}"
   install_apt "${BUILD_APT_PACKAGES[@]}"
 
   # --- librdkafka, built from source --------------------------------------------------------
@@ -66,20 +113,18 @@ install_build_deps() {
   "$ROOT/scripts/librdkafka/install.sh"
 
   # --- Python virtualenv with the independent readers and the Confluent serializers ------
-  # The stamp holds a hash of the requirements, so editing them re-syncs the venv.
+  # A venv synced with all of tests/requirements.txt (.stamp) holds the demo's packages too.
   VENV="$DEPS/venv"
   REQ="$ROOT/tests/requirements.txt"
   REQ_NODEPS="$ROOT/tests/requirements-nodeps.txt"
-  want="$(cat "$REQ" "$REQ_NODEPS" | sha256sum | cut -d' ' -f1)"
-  if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$VENV/.stamp" 2>/dev/null)" != "$want" ]; then
-    echo "deps: building Python venv at .deps/venv"
-    [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q --upgrade pip
-    "$VENV/bin/pip" install -q -r "$REQ"
-    "$VENV/bin/pip" install -q --no-deps -r "$REQ_NODEPS"
-    echo "$want" > "$VENV/.stamp"
+  local full
+  full="$(cat "$REQ" "$REQ_NODEPS" | sha256sum | cut -d' ' -f1)"
+  if [ "$venv_part" = demo ] && [ "$(cat "$VENV/.stamp" 2>/dev/null)" != "$full" ]; then
+    local demo_req
+    demo_req="$(demo_requirements)"  # an assignment, so that its failure stops the script
+    sync_venv .stamp-demo "$demo_req"
   else
-    echo "deps: Python venv up to date"
+    sync_venv .stamp "$REQ" "$REQ_NODEPS"
   fi
 
   # --- Arrow + Parquet C++ from the pinned pyarrow wheel -------------------------------
@@ -176,5 +221,14 @@ install_servers() {
   # scripts/run-tests.sh installs it on demand via scripts/spark/install.sh.
 }
 
+if [ "$WHAT" = demo ]; then
+  install_build_deps demo
+  exit 0
+fi
+if [ "$WHAT" = demo-servers ]; then
+  install_apt "${JAVA_APT_PACKAGES[@]}"
+  "$ROOT/scripts/kafka/install.sh"  # Apache Kafka broker (KRaft)
+  exit 0
+fi
 [ "$WHAT" = servers ] || install_build_deps
 [ "$WHAT" = build ] || install_servers
