@@ -329,30 +329,41 @@ def test_max_snapshots_and_deleted_metadata_files_bound_the_metadata_at_fast_com
                    extra={"maintenance": {"interval": "1h", "compaction": {"min_files": 3},
                                           "max_snapshots": 8, "min_snapshots": 2}})
     floe.start()
-    first = BackgroundProducer(kafka, schema_registry.url, topic, 2, 20, 1, avro, order)
-    first.run()
-    wait_for(lambda: caught_up(floe, "kafka.bounded", topic, first.sent), "the first commit", timeout=60)
+    producing = BackgroundProducer(kafka, schema_registry.url, topic, 2, 6_000, 25, avro, order)
+    producing.start()
+    def first_commit():
+        try:
+            return floe.committed_offsets("kafka.bounded")
+        except Exception:  # noqa: BLE001 - no table yet
+            return None
+    wait_for(first_commit, "the first commit", timeout=60)
     table = floe.table("kafka.bounded")
     assert table.properties.get("write.metadata.delete-after-commit.enabled") == "true", table.properties
-    with table.transaction() as tx:
-        tx.set_properties({"write.metadata.previous-versions-max": "5"})
+    from pyiceberg.exceptions import CommitFailedException
+    for _ in range(20):  # Floe commits every 200 ms: pyiceberg's commit may lose a race
+        try:
+            with floe.table("kafka.bounded").transaction() as tx:
+                tx.set_properties({"write.metadata.previous-versions-max": "5"})
+            break
+        except CommitFailedException:
+            time.sleep(0.05)
     metadata_dir = pathlib.Path(local(table.metadata_location)).parent
     # pyiceberg's commit keeps the files its own commit drops (Java's default): those may stay.
     before = {p.name for p in metadata_dir.glob("*.metadata.json")}
-    producing = BackgroundProducer(kafka, schema_registry.url, topic, 2, 6_000, 25, avro,
-                                   lambda i: order(i + 20))
-    producing.start()
     producing.join(120)
-    sent = {**first.sent, **producing.sent}
+    sent = producing.sent
     wait_for(lambda: caught_up(floe, "kafka.bounded", topic, sent), "ingestion to catch up", timeout=90)
     # Once a light pass ran after the last commits: the count is back at the bound.
     time.sleep(2)
     t = wait_for(lambda: (lambda t: t if t and t["totals"]["snapshots_expired"] > 0 else None)(
         table_status(floe, "kafka.bounded")), "a light pass that expired", timeout=60)
+    print("maintenance totals:", t["totals"], "snapshots:", t["snapshots"], "metadata bytes:", t["metadata_bytes"])
     table = floe.table("kafka.bounded")
     # A light pass expires once the table is a tenth (at least one) over the bound; until the
-    # next one, min_files commits and a compaction add snapshots.
-    assert len(table.metadata.snapshots) <= 8 + 1 + 3 + 2, len(table.metadata.snapshots)
+    # next one (a pass pauses for its CPU share, and waits 30 s after a lost race) commits add
+    # snapshots: bounded near max_snapshots, against ~100 commits without the bound.
+    assert len(table.metadata.snapshots) <= 2 * 8 + 4, len(table.metadata.snapshots)
+    assert t["totals"]["snapshots_expired"] >= 40, t
     assert t["metadata_bytes"] > 0 and metric(floe, "floe_table_metadata_bytes", "kafka.bounded") > 0, t
     assert floe.stop() == 0, floe.log_tail()
     table = floe.table("kafka.bounded")

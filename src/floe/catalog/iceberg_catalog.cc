@@ -202,9 +202,15 @@ Result<LoadedTable> IcebergCatalog::CommitTable(const TableChange& change) {
                                                          record->metadata_location));
   FLOE_ASSIGN_OR_RETURN(auto version, iceberg::NextMetadataVersion(record->metadata_location));
   FLOE_ASSIGN_OR_RETURN(auto location, WriteMetadata(next, version));
-  // On kConflict another writer won; the file just written is an orphan that nobody
-  // references (orphan-file removal deletes it) and the caller retries on fresh metadata.
-  FLOE_RETURN_IF_ERROR(pointers_->SwapMetadataLocations({{change.id, record->metadata_location, location, &next}}));
+  // On kConflict another writer won and the caller retries on fresh metadata; the file just
+  // written is referenced by nothing, so it goes at once (under 1 s commits with maintenance
+  // beside them, lost races would otherwise leave a metadata file every few seconds for orphan
+  // removal). Any other failure may have moved the pointer (the outcome is unknown): kept.
+  if (auto swapped = pointers_->SwapMetadataLocations({{change.id, record->metadata_location, location, &next}});
+      !swapped.ok()) {
+    if (swapped.code() == StatusCode::kConflict) (void)storage::DeleteFileAt(location);
+    return swapped;
+  }
   DeleteRemovedMetadataFiles(base, next);
   return LoadedTable{change.id, location, std::move(next)};
 }
