@@ -22,6 +22,9 @@ void AddCatalogServeCommand(CLI::App& app, CatalogServeOptions& options) {
 }
 
 int CatalogServe(const CatalogServeOptions& options) {
+  // Before any thread starts (the HTTP server's deadline watchdog starts with the server object):
+  // a thread that does not block them would take a SIGTERM with the default action and die.
+  BlockShutdownSignals();
   auto config = LoadConfigFile(options.config_path, ConfigUse::kCatalogServe);
   if (!config.ok()) {
     std::cerr << config.status().message() << "\n";
@@ -62,7 +65,6 @@ int CatalogServe(const CatalogServeOptions& options) {
   }
   server::HttpServer server(http);
   server::AddRestCatalogRoutes(server, **catalog, ServedCatalogOptions(*config));
-  BlockShutdownSignals();  // before any thread starts, so only the waiter below sees them
   if (auto st = server.Start(); !st.ok()) {
     std::cerr << "floe catalog serve: " << st.message() << "\n";
     return 2;

@@ -165,3 +165,22 @@ def test_catalog_serve_needs_only_warehouse_and_catalog(floe_bin, tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_catalog_serve_stops_on_a_sigterm_right_after_starting(floe_bin, tmp_path):
+    """A SIGTERM as soon as the address is printed once killed `floe catalog serve` (a thread
+    started before the signals were blocked took it) or hung it (httplib's stop() before its
+    accept loop ran is lost): it must stop cleanly, every time."""
+    cfg = tmp_path / "floe.yaml"
+    cfg.write_text(f'kafka: {{bootstrap_servers: "127.0.0.1:9"}}\nwarehouse: "{tmp_path / "wh"}"\n'
+                   "topics: [{name: t, value: json}]\n")
+    for _ in range(8):
+        proc = subprocess.Popen([str(floe_bin), "catalog", "serve", "--config", str(cfg), "--listen", "127.0.0.1:0"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert "listening on" in proc.stdout.readline()
+        proc.terminate()
+        try:
+            assert proc.wait(30) == 0, proc.stderr.read()
+        finally:
+            proc.kill()
+            proc.communicate()

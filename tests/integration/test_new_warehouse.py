@@ -56,8 +56,7 @@ def test_maintain_creates_the_warehouse_and_its_catalog(floe_bin, tmp_path):
 
 
 def serve(floe_bin, config, tmp_path):
-    """`floe catalog serve` on a free port, answering: (process, base URL). (A SIGTERM right
-    after its "listening" line can still be lost or kill it: answering first avoids that race.)"""
+    """`floe catalog serve` on a free port, answering: (process, base URL)."""
     log = tmp_path / "serve.log"
     with open(log, "w") as err:
         proc = subprocess.Popen([str(floe_bin), "catalog", "serve", "--config", str(config), "--listen", "127.0.0.1:0"],

@@ -5,7 +5,10 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
+#include <memory>
 #include <regex>
 #include <thread>
 
@@ -220,7 +223,15 @@ Status HttpServer::Start() {
     }
     port_ = options_.port;
   }
-  impl->thread = std::thread([impl] { impl->server.listen_after_bind(); });
+  auto returned = std::make_shared<std::atomic<bool>>(false);  // the thread outlives this call
+  impl->thread = std::thread([impl, returned] {
+    impl->server.listen_after_bind();
+    *returned = true;
+  });
+  // httplib's stop() does nothing before its accept loop runs, so a Stop() right after Start()
+  // (a SIGTERM as soon as the address is printed) would leave the loop running and hang the
+  // join: Start returns only once the loop runs (or ended at once).
+  while (!impl->server.is_running() && !*returned) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   return Status::OK();
 }
 
