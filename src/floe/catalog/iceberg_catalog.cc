@@ -119,14 +119,20 @@ std::string IcebergCatalog::DefaultLocation(const TableIdentifier& id) const {
 }
 
 Result<iceberg::TableMetadata> IcebergCatalog::ReadMetadata(const std::string& location) {
+  if (auto cached = metadata_cache_.Find(location)) return *std::move(cached);
   FLOE_ASSIGN_OR_RETURN(auto text, ReadFile(location));
   auto parsed = iceberg::ParseTableMetadata(text);
   if (!parsed.ok()) return parsed.status().WithContext(location);
+  metadata_cache_.Put(location, *parsed);
   return parsed;
 }
 
 Result<std::string> IcebergCatalog::WriteMetadata(const iceberg::TableMetadata& metadata, int version) {
-  return WriteMetadataFile(iceberg::MetadataDirectory(metadata), version, iceberg::SerializeTableMetadata(metadata));
+  FLOE_ASSIGN_OR_RETURN(auto location, WriteMetadataFile(iceberg::MetadataDirectory(metadata), version,
+                                                         iceberg::SerializeTableMetadata(metadata)));
+  // Read back by the next commit's load when this one lands (a lost race's file is never asked for).
+  metadata_cache_.Put(location, metadata);
+  return location;
 }
 
 Result<std::string> IcebergCatalog::WriteMetadataFile(const std::string& directory, int version,

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "floe/catalog/catalog.h"
+#include "floe/catalog/metadata_cache.h"
 #include "floe/core/config.h"
 #include "floe/core/result.h"
 #include "floe/iceberg/table_metadata.h"
@@ -164,6 +165,7 @@ class IcebergCatalog final : public TableCatalog {
 
   std::unique_ptr<Catalog> pointers_;
   std::string warehouse_uri_;
+  MetadataCache metadata_cache_;  // files read or written here, parsed
 };
 
 // Where a new table (or view) lives unless told otherwise: <warehouse>/<namespace levels…>/<table>

@@ -21,13 +21,14 @@
 
 namespace floe::maintenance {
 
-// Measured on Floe's tables (bench/results/table-health-*.md): a snapshot's JSON (ids,
-// sequence number, manifest list path, summary) and its snapshot-log entry, without
-// floe.offsets; and floe.offsets per Kafka partition (the partition and its offset, escaped
-// inside the summary string).
-inline constexpr std::int64_t kSnapshotBytes = 900;
-inline constexpr std::int64_t kSnapshotBytesPerPartition = 22;
-inline constexpr std::int64_t kMetadataLogEntryBytes = 160;
+// Measured on Floe's tables (bench/results/table-health-metadata.md: 32 partitions, 1 s
+// commits, 20 minutes): a snapshot's JSON (ids, sequence number, manifest list path, summary)
+// and its snapshot-log entry, without floe.offsets, ~700 bytes; floe.offsets per Kafka
+// partition (the partition and its offset, escaped inside the summary string), ~14; a
+// metadata-log entry, 178. (635 KB for 535 snapshots at 32 partitions.)
+inline constexpr std::int64_t kSnapshotBytes = 700;
+inline constexpr std::int64_t kSnapshotBytesPerPartition = 14;
+inline constexpr std::int64_t kMetadataLogEntryBytes = 178;
 inline constexpr int kAssumedPartitions = 32;
 // Above this a warning: a few MB written per commit, read before every query plan.
 inline constexpr std::int64_t kMetadataWarnBytes = 4LL << 20;
