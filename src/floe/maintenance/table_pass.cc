@@ -131,8 +131,14 @@ class Pass {
       FLOE_ASSIGN_OR_RETURN(auto live, iceberg::LiveDataFiles(table->metadata));
       for (const auto& f : live) Count(shape, f.file_size_in_bytes, target);
       shape.snapshots = table->metadata.snapshots.size();
-      // What every commit rewrites and every query reads first (docs/maintenance.md).
-      if (auto size = storage::FileSizeAt(table->metadata_location); size.ok()) shape.metadata_bytes = *size;
+      // What every commit rewrites and every query reads first (docs/maintenance.md). A commit
+      // since the load may have deleted that file (it fell off the metadata-log): then the
+      // current one's.
+      auto size = storage::FileSizeAt(table->metadata_location);
+      if (!size.ok()) {
+        if (auto again = catalog_.LoadTable(target_.id); again.ok()) size = storage::FileSizeAt(again->metadata_location);
+      }
+      if (size.ok()) shape.metadata_bytes = *size;
     } else {
       FLOE_ASSIGN_OR_RETURN(auto state, delta::LoadState(*delta_root_));
       if (state.version < 0) {
